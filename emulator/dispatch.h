@@ -1,0 +1,160 @@
+// dispatch.h -- runs a kernel over a grid of thread groups.
+//
+// Each group runs its main() once, all threads in lockstep; groups are spread over cores by
+// oneTBB (dispatch.cpp is the only file that includes it), or run in order on the calling thread
+// in deterministic mode, which makes the order of atomics, and so the output, repeatable.
+#pragma once
+
+#include "emulator/config.h"
+#include "emulator/error.h"
+#include "emulator/exec.h"
+#include "emulator/profile.h"
+#include "emulator/system_values.h"
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace waveemu {
+
+struct DispatchOptions {
+  DeviceProfile profile = SpecProfile();
+  int wave_size = 0;           // 0: the kernel's [WaveSize] preference, else the profile's
+  bool deterministic = false;  // groups in order on the calling thread
+  int max_threads = 0;         // 0: every core; otherwise at most this many worker threads
+};
+
+struct DispatchResult {
+  int wave_size = 0;
+  std::string profile;
+  uint64_t diagnostic_count = 0;        // undefined points reached (see error.h)
+  std::vector<Diagnostic> diagnostics;  // the first DiagnosticLog::kMaxKept of them
+  uint64_t out_of_bounds_reads = 0;     // reads that returned 0
+  uint64_t out_of_bounds_writes = 0;    // writes that were dropped
+  uint64_t out_of_bounds_atomics = 0;   // atomics that did nothing
+};
+
+/// Calls body(begin, end) over [0, count) in chunks: in order on this thread when
+/// `deterministic`, else in parallel with at most `max_threads` workers (0: all cores).
+/// Exceptions from `body` reach the caller.
+void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
+                       const std::function<void(uint64_t, uint64_t)>& body);
+
+template <class K>
+concept ComputeKernel = requires {
+  { K::numthreads } -> std::convertible_to<uint3>;
+  &K::main;
+};
+
+template <class K>
+constexpr int ThreadsPerGroup() {
+  return int(K::numthreads.x * K::numthreads.y * K::numthreads.z);
+}
+
+/// The wave size a dispatch of K runs at, or a UsageError naming the conflict.
+template <class K>
+int ResolveWaveSize(const DispatchOptions& options) {
+  int w = options.wave_size;
+  if constexpr (requires { K::wave_size; }) {
+    constexpr WaveSize attr = K::wave_size;
+    static_assert(IsValidWaveSize(attr.min) && IsValidWaveSize(attr.max) && attr.min <= attr.max,
+                  "[WaveSize]: sizes must be powers of two in [4, 128], min <= max");
+    if (w == 0)
+      w = attr.preferred ? attr.preferred
+                         : (attr.Allows(options.profile.wave_size) ? options.profile.wave_size
+                                                                    : attr.min);
+    if (!attr.Allows(w))
+      throw UsageError(fmt::format(
+          "wave size {} was requested, but the kernel's [WaveSize] allows {} to {}", w, attr.min,
+          attr.max));
+  }
+  if (w == 0) w = options.profile.wave_size;
+  if (!IsValidWaveSize(w))
+    throw UsageError(fmt::format("wave size {} is not one of 4, 8, 16, 32, 64, 128", w));
+  return w;
+}
+
+namespace detail {
+
+/// The system values of one group, built once per dispatch where they do not depend on it.
+template <class K, int N>
+struct SystemValues {
+  SV_GroupThreadID<N> group_thread_id;
+  SV_GroupIndex<N> group_index;
+
+  SystemValues() {
+    for (int t = 0; t < N; ++t) {
+      group_thread_id.x.set_lane(t, uint32_t(t) % K::numthreads.x);
+      group_thread_id.y.set_lane(t, uint32_t(t) / K::numthreads.x % K::numthreads.y);
+      group_thread_id.z.set_lane(t, uint32_t(t) / (K::numthreads.x * K::numthreads.y));
+      group_index.set_lane(t, uint32_t(t));
+    }
+  }
+
+  template <class P>
+  P Make(uint3 gid) const {
+    if constexpr (std::is_same_v<P, SV_GroupID>) {
+      return SV_GroupID{gid};
+    } else if constexpr (std::is_same_v<P, SV_GroupThreadID<N>>) {
+      return group_thread_id;
+    } else if constexpr (std::is_same_v<P, SV_GroupIndex<N>>) {
+      return group_index;
+    } else if constexpr (std::is_same_v<P, SV_DispatchThreadID<N>>) {
+      SV_DispatchThreadID<N> d;
+      d.x = group_thread_id.x + gid.x * K::numthreads.x;
+      d.y = group_thread_id.y + gid.y * K::numthreads.y;
+      d.z = group_thread_id.z + gid.z * K::numthreads.z;
+      return d;
+    } else {
+      static_assert(kDependentFalse<P>,
+                    "main() parameters must be system values: SV_GroupID, SV_GroupThreadID<N>, "
+                    "SV_DispatchThreadID<N> or SV_GroupIndex<N>, with N = threads per group");
+    }
+  }
+};
+
+template <class K, int N, class... Args>
+void InvokeMain(const K& kernel, void (K::*)(Args...) const, const SystemValues<K, N>& sv,
+                uint3 gid) {
+  kernel.main(sv.template Make<std::remove_cvref_t<Args>>(gid)...);
+}
+
+}  // namespace detail
+
+/// Runs `kernel` over groups.x * groups.y * groups.z thread groups.
+template <ComputeKernel K>
+DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& options = {}) {
+  constexpr int N = ThreadsPerGroup<K>();
+  static_assert(N >= 1 && N <= kMaxThreadsPerGroup,
+                "[numthreads]: a group has 1 to 1024 threads");
+  const int wave_size = ResolveWaveSize<K>(options);
+  const detail::SystemValues<K, N> sv;
+  DispatchShared shared;
+  const uint64_t count = uint64_t(groups.x) * groups.y * groups.z;
+  ParallelForGroups(count, options.deterministic, options.max_threads,
+                    [&](uint64_t begin, uint64_t end) {
+                      GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
+                      ScopedGroup<N> scope(state);
+                      for (uint64_t g = begin; g < end; ++g) {
+                        const uint3 gid{uint32_t(g % groups.x),
+                                        uint32_t(g / groups.x % groups.y),
+                                        uint32_t(g / (uint64_t(groups.x) * groups.y))};
+                        state.Reset(gid);
+                        detail::InvokeMain(kernel, &K::main, sv, gid);
+                      }
+                    });
+  DispatchResult r;
+  r.wave_size = wave_size;
+  r.profile = options.profile.name;
+  r.diagnostic_count = shared.diagnostics.count();
+  r.diagnostics = shared.diagnostics.kept();
+  r.out_of_bounds_reads = shared.out_of_bounds_reads.load();
+  r.out_of_bounds_writes = shared.out_of_bounds_writes.load();
+  r.out_of_bounds_atomics = shared.out_of_bounds_atomics.load();
+  return r;
+}
+
+}  // namespace waveemu

@@ -1,0 +1,254 @@
+// exec.h -- the execution state of one thread group running in lockstep.
+//
+// A kernel's main() runs once per group, over all its threads at once. GroupState<N> holds what
+// decides which threads a statement touches: the current execution mask, the helper mask, and a
+// stack of control-flow frames (function, loop, switch) that remember which threads left through
+// return_, break_ or continue_ and where they rejoin. Dispatch installs the state in a
+// thread-local slot; Lanes assignment, resources and intrinsics read it from there.
+#pragma once
+
+#include "emulator/error.h"
+#include "emulator/mask.h"
+#include "emulator/profile.h"
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace waveemu {
+
+struct uint3 {
+  uint32_t x = 0, y = 0, z = 0;
+  friend constexpr bool operator==(const uint3&, const uint3&) = default;
+};
+
+/// Per-dispatch data every group of a dispatch shares: out-of-bounds counters and the
+/// diagnostic log.
+struct DispatchShared {
+  DiagnosticLog diagnostics;
+  std::atomic<uint64_t> out_of_bounds_reads{0};
+  std::atomic<uint64_t> out_of_bounds_writes{0};
+  std::atomic<uint64_t> out_of_bounds_atomics{0};
+};
+
+enum class FrameKind : uint8_t { kFunction, kLoop, kSwitch };
+
+/// One open control-flow construct. `left` holds threads that left it early and rejoin at its
+/// end (break_ for loops and switches, return_ for functions); `continued` holds threads waiting
+/// at a loop's continue target.
+template <int N>
+struct Frame {
+  FrameKind kind;
+  Mask<N> left;
+  Mask<N> continued;
+};
+
+/// What control flow without a per-thread argument needs (break_, continue_, return_, function_,
+/// barriers, WaveGetLaneCount): the group running on this OS thread, whatever its size.
+class GroupBase {
+ public:
+  virtual ~GroupBase() = default;
+  virtual void Break() = 0;
+  virtual void Continue() = 0;
+  virtual void Return() = 0;
+  virtual void EnterFunction() = 0;
+  virtual void LeaveFunction() = 0;
+  /// Checks that every thread of the group reaches a barrier together.
+  virtual void Barrier(const char* name) = 0;
+  virtual int wave_size() const = 0;
+  virtual DispatchShared* shared() const = 0;
+  /// Records an undefined point the kernel reached (see DiagnosticLog).
+  virtual void Report(std::string rule, std::string details) const = 0;
+  virtual std::string Where() const = 0;
+
+  static GroupBase*& Current() {
+    static thread_local GroupBase* current = nullptr;
+    return current;
+  }
+};
+
+inline GroupBase& CurrentGroupBase(const char* what) {
+  GroupBase* g = GroupBase::Current();
+  if (!g)
+    throw UsageError(fmt::format("{} works only inside a kernel run by Dispatch (or RunGroup in "
+                                 "tests)",
+                                 what));
+  return *g;
+}
+
+template <int N>
+class GroupState final : public GroupBase {
+ public:
+  static constexpr int kMaxDepth = 64;
+
+  GroupState(int wave_size, const DeviceProfile& profile, uint3 group_id, DispatchShared* shared)
+      : wave_size_(wave_size), profile_(&profile), shared_(shared) {
+    Reset(group_id);
+  }
+
+  /// Starts the next group: all threads active, no open construct. Dispatch reuses one state
+  /// for the groups one worker runs.
+  void Reset(uint3 group_id) {
+    group_id_ = group_id;
+    active_ = Mask<N>::All();
+    helper_ = Mask<N>();
+    depth_ = 0;
+    function_depth_ = 0;
+    PushFrame(FrameKind::kFunction);  // the entry point: its return_ ends a thread for good
+  }
+
+  // ------------------------------ control flow without a per-thread argument
+  void Break() override {
+    Frame<N>* f = Innermost(/*loop=*/true, /*sw=*/true);
+    if (!f) throw KernelError("break_(): not inside a loop or switch_ of the current function");
+    f->left |= active_;
+    active_ = Mask<N>();
+  }
+  void Continue() override {
+    Frame<N>* f = Innermost(/*loop=*/true, /*sw=*/false);
+    if (!f) throw KernelError("continue_(): not inside a loop of the current function");
+    f->continued |= active_;
+    active_ = Mask<N>();
+  }
+  void Return() override {
+    InnermostFunction().left |= active_;
+    active_ = Mask<N>();
+  }
+  void EnterFunction() override {
+    function_entry_[function_depth_++] = active_;
+    PushFrame(FrameKind::kFunction);
+  }
+  void LeaveFunction() override {
+    PopFrame();
+    active_ = Reconverge(function_entry_[--function_depth_]);
+  }
+  void Barrier(const char* name) override {
+    if (active_ != Mask<N>::All())
+      throw KernelError(fmt::format(
+          "{}: reached by {} of the group's {} threads (barriers must be in group-uniform "
+          "control flow, with no thread returned early; HLSL leaves this undefined), {}",
+          name, active_.Count(), N, Where()));
+  }
+
+  // ------------------------------ masks
+  const Mask<N>& active() const { return active_; }
+  void set_active(const Mask<N>& m) { active_ = m; }
+  const Mask<N>& helper() const { return helper_; }
+  void set_helper(const Mask<N>& m) { helper_ = m; }
+  /// Threads wave ops see: active and, unless [WaveOpsIncludeHelperLanes], not helpers.
+  Mask<N> wave_active() const {
+    return include_helpers_in_wave_ops_ ? active_ : AndNot(active_, helper_);
+  }
+  void set_include_helpers_in_wave_ops(bool on) { include_helpers_in_wave_ops_ = on; }
+  /// Threads that left the innermost function (through any construct) and are not back yet.
+  Mask<N> escaped() const {
+    Mask<N> m;
+    for (int d = depth_ - 1; d >= 0; --d) {
+      m |= frames_[d].left;
+      m |= frames_[d].continued;
+      if (frames_[d].kind == FrameKind::kFunction) break;
+    }
+    return m;
+  }
+  /// The mask after a construct entered with `saved` ends: its threads minus those that escaped.
+  Mask<N> Reconverge(const Mask<N>& saved) const { return AndNot(saved, escaped()); }
+
+  // ------------------------------ frames
+  void PushFrame(FrameKind kind) {
+    if (depth_ == kMaxDepth)
+      throw KernelError(fmt::format("control flow nested deeper than {} levels", kMaxDepth));
+    frames_[depth_++] = Frame<N>{kind, {}, {}};
+  }
+  Frame<N> PopFrame() { return frames_[--depth_]; }
+  Frame<N>& top() { return frames_[depth_ - 1]; }
+  /// Innermost frame of one of the given kinds inside the current function, or nullptr.
+  Frame<N>* Innermost(bool loop, bool sw) {
+    for (int d = depth_ - 1; d >= 0; --d) {
+      FrameKind k = frames_[d].kind;
+      if ((loop && k == FrameKind::kLoop) || (sw && k == FrameKind::kSwitch)) return &frames_[d];
+      if (k == FrameKind::kFunction) return nullptr;
+    }
+    return nullptr;
+  }
+  Frame<N>& InnermostFunction() {
+    for (int d = depth_ - 1; d >= 0; --d)
+      if (frames_[d].kind == FrameKind::kFunction) return frames_[d];
+    return frames_[0];
+  }
+
+  // ------------------------------ waves
+  int wave_size() const override { return wave_size_; }
+  int wave_count() const { return (N + wave_size_ - 1) / wave_size_; }
+  const DeviceProfile& profile() const { return *profile_; }
+  uint3 group_id() const { return group_id_; }
+  DispatchShared* shared() const override { return shared_; }
+
+  void Report(std::string rule, std::string details) const override {
+    if (shared_) shared_->diagnostics.Add(std::move(rule), std::move(details));
+  }
+  std::string Where() const override {
+    return fmt::format("group ({},{},{})", group_id_.x, group_id_.y, group_id_.z);
+  }
+
+  /// The state of the group running on this thread, or nullptr outside a dispatch.
+  static GroupState*& Current() {
+    static thread_local GroupState* current = nullptr;
+    return current;
+  }
+
+ private:
+  Mask<N> active_;
+  Mask<N> helper_;
+  bool include_helpers_in_wave_ops_ = false;
+  int wave_size_;
+  const DeviceProfile* profile_;
+  DispatchShared* shared_;
+  uint3 group_id_;
+  std::array<Frame<N>, kMaxDepth> frames_;
+  int depth_ = 0;
+  std::array<Mask<N>, kMaxDepth> function_entry_;
+  int function_depth_ = 0;
+};
+
+/// Installs a group state as current for its scope (Dispatch and the test helpers use it).
+template <int N>
+class ScopedGroup {
+ public:
+  explicit ScopedGroup(GroupState<N>& state)
+      : previous_(GroupState<N>::Current()), previous_base_(GroupBase::Current()) {
+    GroupState<N>::Current() = &state;
+    GroupBase::Current() = &state;
+  }
+  ~ScopedGroup() {
+    GroupState<N>::Current() = previous_;
+    GroupBase::Current() = previous_base_;
+  }
+  ScopedGroup(const ScopedGroup&) = delete;
+  ScopedGroup& operator=(const ScopedGroup&) = delete;
+
+ private:
+  GroupState<N>* previous_;
+  GroupBase* previous_base_;
+};
+
+/// The current group state; a KernelError when called outside a dispatch.
+template <int N>
+GroupState<N>& CurrentGroup() {
+  GroupState<N>* s = GroupState<N>::Current();
+  if (!s)
+    throw UsageError(fmt::format(
+        "no thread group of {} threads is running: wave intrinsics and control flow work only "
+        "inside Dispatch (or RunGroup in tests)",
+        N));
+  return *s;
+}
+
+/// The execution mask assignments obey: the current one, or all threads outside a dispatch.
+template <int N>
+Mask<N> CurrentMask() {
+  GroupState<N>* s = GroupState<N>::Current();
+  return s ? s->active() : Mask<N>::All();
+}
+
+}  // namespace waveemu

@@ -1,0 +1,541 @@
+// lanes.h -- per-thread values of a thread group: Lanes<T, N> (one T per thread) and Bool<N>.
+//
+// A group of N threads runs in lockstep, so an HLSL local `uint x` becomes Uint<N>: N values in
+// one aligned array, computed all at once through Highway. Assignment obeys the current
+// execution mask (only active threads change), exactly like a store in a divergent HLSL branch;
+// construction initialises every thread. HLSL's integer and conversion rules (DESIGN §2 rule 3)
+// hold on every thread, so no C++ undefined behaviour leaks through.
+#pragma once
+
+#include "emulator/exec.h"
+#include "emulator/half.h"
+#include "emulator/poison.h"
+#include "emulator/simd.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace waveemu {
+
+template <class T>
+inline constexpr bool kIsLaneType =
+    std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// Types Highway computes on directly (half goes through float one lane at a time).
+template <class T>
+inline constexpr bool kIsSimdType = kIsLaneType<T> && !std::is_same_v<T, half>;
+
+template <class T>
+inline constexpr bool kIsFloatLike =
+    std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <int N>
+class Bool;
+
+struct NoInit {};
+
+template <class T, int N>
+class Lanes {
+  static_assert(kIsLaneType<T>,
+                "Lanes<T, N>: T must be an HLSL scalar type (int16_t, uint16_t, int32_t, uint32_t, "
+                "int64_t, uint64_t, half, float, double); per-thread bools are Bool<N>");
+
+ public:
+  using value_type = T;
+  static constexpr int kSize = N;
+  /// Storage is padded to whole vectors; padding lanes are computed and never observed.
+  static constexpr int kPadded =
+      (N + kVectorBytes / int(sizeof(T)) - 1) / (kVectorBytes / int(sizeof(T))) *
+      (kVectorBytes / int(sizeof(T)));
+
+  Lanes() = default;
+  explicit Lanes(NoInit) {}
+  Lanes(T value) { std::fill_n(v_, kPadded, value); }  // NOLINT: broadcast, as HLSL does
+  /// Broadcast of another scalar type, converted as HLSL converts literals (uint x = -1).
+  template <class S>
+    requires(std::is_arithmetic_v<S> && !std::is_same_v<S, T> && !std::is_same_v<S, bool>)
+  Lanes(S value) : Lanes(ConvertScalar(value)) {}  // NOLINT
+  explicit Lanes(const std::array<T, N>& values) {
+    std::copy(values.begin(), values.end(), v_);
+  }
+  /// HLSL cast between scalar types: (uint)f truncates and saturates, NaN gives 0 (D3D ftoi).
+  template <class U>
+    requires(!std::is_same_v<U, T>)
+  explicit Lanes(const Lanes<U, N>& other) {
+    for (int t = 0; t < kPadded && t < Lanes<U, N>::kPadded; ++t)
+      v_[t] = Lanes<U, N>::template ConvertScalarTo<T>(other.data()[t]);
+  }
+  /// (uint)b: 1 for true, 0 for false.
+  explicit Lanes(const Bool<N>& b);
+
+  Lanes(const Lanes&) = default;
+  /// Masked: only active threads take the new value.
+  Lanes& operator=(const Lanes& other) {
+    AssignMasked(other, CurrentMask<N>());
+    return *this;
+  }
+
+  T lane(int t) const { return v_[t]; }
+  /// Unmasked single-thread write, for host code and tests.
+  void set_lane(int t, T value) { v_[t] = value; }
+  T* data() { return v_; }
+  const T* data() const { return v_; }
+
+  /// Writes `other` into the threads of `mask` and leaves the rest.
+  void AssignMasked(const Lanes& other, const Mask<N>& mask) {
+    if (mask.IsAll()) {
+      std::memcpy(v_, other.v_, sizeof(v_));
+      return;
+    }
+    if constexpr (kIsSimdType<T>) {
+      const hn::ScalableTag<T> d;
+      constexpr int L = int(hn::MaxLanes(d));
+      if constexpr (L % 8 == 0) {
+        for (int i = 0; i < N; i += L) {
+          const auto m = hn::LoadMaskBits(d, mask.bytes() + i / 8);
+          hn::Store(hn::IfThenElse(m, hn::Load(d, other.v_ + i), hn::Load(d, v_ + i)), d, v_ + i);
+        }
+        return;
+      }
+    }
+    mask.ForEach([&](int t) { v_[t] = other.v_[t]; });
+  }
+
+  // Compound assignments are masked like plain assignment.
+  template <class R> Lanes& operator+=(const R& r) { return *this = *this + r; }
+  template <class R> Lanes& operator-=(const R& r) { return *this = *this - r; }
+  template <class R> Lanes& operator*=(const R& r) { return *this = *this * r; }
+  template <class R> Lanes& operator/=(const R& r) { return *this = *this / r; }
+  template <class R> Lanes& operator%=(const R& r) { return *this = *this % r; }
+  template <class R> Lanes& operator&=(const R& r) { return *this = *this & r; }
+  template <class R> Lanes& operator|=(const R& r) { return *this = *this | r; }
+  template <class R> Lanes& operator^=(const R& r) { return *this = *this ^ r; }
+  template <class R> Lanes& operator<<=(const R& r) { return *this = *this << r; }
+  template <class R> Lanes& operator>>=(const R& r) { return *this = *this >> r; }
+  Lanes& operator++() { return *this = *this + Lanes(T(1)); }
+  Lanes& operator--() { return *this = *this - Lanes(T(1)); }
+  Lanes operator++(int) {
+    Lanes old = *this;
+    ++*this;
+    return old;
+  }
+  Lanes operator--(int) {
+    Lanes old = *this;
+    --*this;
+    return old;
+  }
+
+  /// D3D conversion of one value of this lane type to U (ftoi/ftou for float to integer).
+  template <class U>
+  static U ConvertScalarTo(T x) {
+    if constexpr (std::is_same_v<U, T>) {
+      return x;
+    } else if constexpr (kIsFloatLike<T> && std::is_integral_v<U>) {
+      const double f = static_cast<double>(static_cast<std::conditional_t<
+          std::is_same_v<T, half>, float, T>>(x));
+      if (std::isnan(f)) return U(0);
+      if (f <= static_cast<double>(std::numeric_limits<U>::min())) return std::numeric_limits<U>::min();
+      if (f >= static_cast<double>(std::numeric_limits<U>::max())) return std::numeric_limits<U>::max();
+      return static_cast<U>(f);  // truncates toward zero, in range
+    } else if constexpr (std::is_same_v<U, half>) {
+      return half(static_cast<float>(x));
+    } else if constexpr (std::is_same_v<T, half>) {
+      return static_cast<U>(static_cast<float>(x));
+    } else {
+      return static_cast<U>(x);  // integer to integer wraps (C++20), to float rounds to nearest
+    }
+  }
+
+ private:
+  template <class S>
+  static T ConvertScalar(S value) {
+    if constexpr (std::is_arithmetic_v<S> && kIsLaneType<S>) {
+      return Lanes<S, N>::template ConvertScalarTo<T>(value);
+    } else if constexpr (std::is_floating_point_v<S>) {
+      return Lanes<double, N>::template ConvertScalarTo<T>(static_cast<double>(value));
+    } else {
+      return static_cast<T>(value);  // other integer literal types (long long, ...) wrap
+    }
+  }
+
+  alignas(kVectorBytes) T v_[kPadded] = {};
+};
+
+// ------------------------------------------------------------------------------------------------
+// Bool<N>: a per-thread bool, one bit per thread.
+
+template <class T>
+inline constexpr bool kDependentFalse = false;
+
+template <int N>
+class Bool {
+ public:
+  Bool() = default;
+  Bool(bool value) : bits_(value ? Mask<N>::All() : Mask<N>()) {}  // NOLINT: broadcast
+  static Bool FromMask(const Mask<N>& m) {
+    Bool b;
+    b.bits_ = m;
+    return b;
+  }
+  /// (bool)x: true where x != 0.
+  template <class T>
+  explicit Bool(const Lanes<T, N>& x);
+
+  Bool(const Bool&) = default;
+  /// Masked: only active threads take the new value.
+  Bool& operator=(const Bool& other) {
+    const Mask<N> m = CurrentMask<N>();
+    bits_ = AndNot(bits_, m) | (other.bits_ & m);
+    return *this;
+  }
+  Bool& operator&=(const Bool& o) { return *this = *this & o; }
+  Bool& operator|=(const Bool& o) { return *this = *this | o; }
+  Bool& operator^=(const Bool& o) { return *this = *this ^ o; }
+
+  /// A per-thread bool has no single truth value; this catches `if (cond)` at compile time.
+  template <class U = void>
+  explicit operator bool() const {
+    static_assert(kDependentFalse<U>,
+                  "Bool<N> is a per-thread value and does not convert to bool: branch with "
+                  "if_(cond, [&] { ... }), or test the whole wave with WaveActiveAnyTrue / "
+                  "WaveActiveAllTrue");
+    return false;
+  }
+
+  const Mask<N>& mask() const { return bits_; }
+  bool lane(int t) const { return bits_.Test(t); }
+  void set_lane(int t, bool on) { bits_.Set(t, on); }
+
+  friend Bool operator&(const Bool& a, const Bool& b) { return FromMask(a.bits_ & b.bits_); }
+  friend Bool operator|(const Bool& a, const Bool& b) { return FromMask(a.bits_ | b.bits_); }
+  friend Bool operator^(const Bool& a, const Bool& b) { return FromMask(a.bits_ ^ b.bits_); }
+  // HLSL's && and || on per-thread bools; both sides are evaluated (as glslang does; DXC's
+  // HLSL 2021 short-circuits scalars, which only matters when the right side has a wave op).
+  friend Bool operator&&(const Bool& a, const Bool& b) { return a & b; }
+  friend Bool operator||(const Bool& a, const Bool& b) { return a | b; }
+  Bool operator!() const { return FromMask(~bits_); }
+  friend Bool operator==(const Bool& a, const Bool& b) { return FromMask(~(a.bits_ ^ b.bits_)); }
+  friend Bool operator!=(const Bool& a, const Bool& b) { return FromMask(a.bits_ ^ b.bits_); }
+
+ private:
+  Mask<N> bits_;
+};
+
+template <class T, int N>
+Lanes<T, N>::Lanes(const Bool<N>& b) {
+  for (int t = 0; t < N; ++t) v_[t] = b.lane(t) ? T(1) : T(0);
+}
+
+namespace detail {
+
+/// r[t] = op(a[t], b[t]) over whole vectors; `vop` for Highway types, `sop` for half.
+template <class T, int N, class VecOp, class ScalarOp>
+Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop, ScalarOp sop) {
+  Lanes<T, N> r{NoInit{}};
+  if constexpr (kIsSimdType<T>) {
+    const hn::ScalableTag<T> d;
+    for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
+      hn::Store(vop(d, hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)), d, r.data() + i);
+  } else {
+    for (int i = 0; i < Lanes<T, N>::kPadded; ++i) r.data()[i] = sop(a.data()[i], b.data()[i]);
+  }
+  return r;
+}
+
+/// Bool of op(a[t], b[t]); padding bits are cleared.
+template <class T, int N, class VecCmp, class ScalarCmp>
+Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp, ScalarCmp scmp) {
+  Mask<N> m;
+  if constexpr (kIsSimdType<T>) {
+    const hn::ScalableTag<T> d;
+    constexpr int L = int(hn::MaxLanes(d));
+    if constexpr (L % 8 == 0) {
+      for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
+        hn::StoreMaskBits(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
+                          m.bytes() + i / 8);
+      m.Normalize();
+      return Bool<N>::FromMask(m);
+    }
+  }
+  for (int t = 0; t < N; ++t) m.Set(t, scmp(a.data()[t], b.data()[t]));
+  return Bool<N>::FromMask(m);
+}
+
+template <class T>
+using Unsigned = std::make_unsigned_t<T>;
+
+/// Shift count as HLSL masks it: the low log2(bits) bits.
+template <class T>
+constexpr T ShiftMask() {
+  return T(sizeof(T) * 8 - 1);
+}
+
+}  // namespace detail
+
+template <int N>
+template <class T>
+Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
+
+// ------------------------------------------------------------------------------------------------
+// Arithmetic. Every operator has Lanes (op) Lanes, Lanes (op) scalar and scalar (op) Lanes.
+
+#define WAVEEMU_LANES_BINARY(OP, NAME)                                                    \
+  template <class T, int N>                                                               \
+  Lanes<T, N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {                   \
+    return NAME(a, b);                                                                    \
+  }                                                                                       \
+  template <class T, int N, class S>                                                      \
+    requires std::is_arithmetic_v<S>                                                      \
+  Lanes<T, N> operator OP(const Lanes<T, N>& a, S b) {                                    \
+    return NAME(a, Lanes<T, N>(b));                                                       \
+  }                                                                                       \
+  template <class T, int N, class S>                                                      \
+    requires std::is_arithmetic_v<S>                                                      \
+  Lanes<T, N> operator OP(S a, const Lanes<T, N>& b) {                                    \
+    return NAME(Lanes<T, N>(a), b);                                                       \
+  }
+
+#define WAVEEMU_LANES_COMPARE(OP, NAME)                                                   \
+  template <class T, int N>                                                               \
+  Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {                       \
+    return NAME(a, b);                                                                    \
+  }                                                                                       \
+  template <class T, int N, class S>                                                      \
+    requires std::is_arithmetic_v<S>                                                      \
+  Bool<N> operator OP(const Lanes<T, N>& a, S b) {                                        \
+    return NAME(a, Lanes<T, N>(b));                                                       \
+  }                                                                                       \
+  template <class T, int N, class S>                                                      \
+    requires std::is_arithmetic_v<S>                                                      \
+  Bool<N> operator OP(S a, const Lanes<T, N>& b) {                                        \
+    return NAME(Lanes<T, N>(a), b);                                                       \
+  }
+
+template <class T, int N>
+Lanes<T, N> Add(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Add(x, y); },
+                     [](T x, T y) { return T(x + y); });
+}
+template <class T, int N>
+Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Sub(x, y); },
+                     [](T x, T y) { return T(x - y); });
+}
+template <class T, int N>
+Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Mul(x, y); },
+                     [](T x, T y) { return T(x * y); });
+}
+
+/// Integer division with HLSL's rules: unsigned x / 0 and x % 0 give all ones; signed division
+/// by zero and INT_MIN / -1 are undefined and follow the profile (poison, or -1 as on NVIDIA).
+template <class T, int N>
+Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
+  Lanes<T, N> r{NoInit{}};
+  if constexpr (kIsFloatLike<T>) {
+    // HLSL % on floats truncates like fmod (the result takes the dividend's sign).
+    using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
+    for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
+      const F x = F(a.data()[t]), y = F(b.data()[t]);
+      r.data()[t] = T(is_mod ? std::fmod(x, y) : x / y);
+    }
+  } else if constexpr (std::is_unsigned_v<T>) {
+    for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
+      const T x = a.data()[t], y = b.data()[t];
+      r.data()[t] = y == 0 ? T(~T(0)) : T(is_mod ? x % y : x / y);
+    }
+  } else {
+    GroupState<N>* state = GroupState<N>::Current();
+    const Mask<N> active = CurrentMask<N>();
+    const bool poison = !state || state->profile().signed_division == SignedDivision::kPoison;
+    int undefined_lane = -1;
+    for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
+      const T x = a.data()[t], y = b.data()[t];
+      if (y == 0 || (y == T(-1) && x == std::numeric_limits<T>::min())) {
+        r.data()[t] = poison ? Poison<T>() : T(-1);
+        if (t < N && active.Test(t) && undefined_lane < 0) undefined_lane = t;
+      } else {
+        r.data()[t] = T(is_mod ? x % y : x / y);
+      }
+    }
+    if (undefined_lane >= 0 && state && poison)
+      state->Report(is_mod ? "signed remainder by zero or INT_MIN % -1 is undefined"
+                           : "signed division by zero or INT_MIN / -1 is undefined",
+                    fmt::format("{}, thread {}", state->Where(), undefined_lane));
+  }
+  return r;
+}
+template <class T, int N>
+Lanes<T, N> Div(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  if constexpr (kIsSimdType<T> && kIsFloatLike<T>) {
+    return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Div(x, y); },
+                       [](T x, T y) { return T(x / y); });
+  } else {
+    return DivOrMod(a, b, false);
+  }
+}
+template <class T, int N>
+Lanes<T, N> Mod(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return DivOrMod(a, b, true);
+}
+
+template <class T>
+inline constexpr bool kIsIntLane = kIsLaneType<T> && std::is_integral_v<T>;
+
+template <class T, int N>
+Lanes<T, N> BitAnd(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::And(x, y); },
+                     [](T x, T y) { return T(x & y); });
+}
+template <class T, int N>
+Lanes<T, N> BitOr(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Or(x, y); },
+                     [](T x, T y) { return T(x | y); });
+}
+template <class T, int N>
+Lanes<T, N> BitXor(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
+  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Xor(x, y); },
+                     [](T x, T y) { return T(x ^ y); });
+}
+/// a << b with the shift count masked to bit width - 1, as DXC emits it.
+template <class T, int N>
+Lanes<T, N> ShiftLeft(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
+  using U = detail::Unsigned<T>;
+  return detail::Zip(
+      a, b,
+      [](auto d, auto x, auto y) {
+        return hn::Shl(x, hn::And(y, hn::Set(d, T(detail::ShiftMask<T>()))));
+      },
+      [](T x, T y) { return T(U(x) << (U(y) & detail::ShiftMask<U>())); });
+}
+/// a >> b, arithmetic for signed types, count masked to bit width - 1.
+template <class T, int N>
+Lanes<T, N> ShiftRight(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
+  using U = detail::Unsigned<T>;
+  return detail::Zip(
+      a, b,
+      [](auto d, auto x, auto y) {
+        return hn::Shr(x, hn::And(y, hn::Set(d, T(detail::ShiftMask<T>()))));
+      },
+      [](T x, T y) { return T(x >> (U(y) & detail::ShiftMask<U>())); });
+}
+
+WAVEEMU_LANES_BINARY(+, Add)
+WAVEEMU_LANES_BINARY(-, Sub)
+WAVEEMU_LANES_BINARY(*, Mul)
+WAVEEMU_LANES_BINARY(/, Div)
+WAVEEMU_LANES_BINARY(%, Mod)
+WAVEEMU_LANES_BINARY(&, BitAnd)
+WAVEEMU_LANES_BINARY(|, BitOr)
+WAVEEMU_LANES_BINARY(^, BitXor)
+WAVEEMU_LANES_BINARY(<<, ShiftLeft)
+WAVEEMU_LANES_BINARY(>>, ShiftRight)
+
+template <class T, int N>
+Bool<N> Equal(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Eq(x, y); },
+                         [](T x, T y) { return x == y; });
+}
+template <class T, int N>
+Bool<N> NotEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Ne(x, y); },
+                         [](T x, T y) { return !(x == y); });
+}
+template <class T, int N>
+Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Lt(x, y); },
+                         [](T x, T y) { return x < y; });
+}
+template <class T, int N>
+Bool<N> LessEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Le(x, y); },
+                         [](T x, T y) { return x <= y; });
+}
+template <class T, int N>
+Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Gt(x, y); },
+                         [](T x, T y) { return x > y; });
+}
+template <class T, int N>
+Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Ge(x, y); },
+                         [](T x, T y) { return x >= y; });
+}
+
+WAVEEMU_LANES_COMPARE(==, Equal)
+WAVEEMU_LANES_COMPARE(!=, NotEqual)
+WAVEEMU_LANES_COMPARE(<, Less)
+WAVEEMU_LANES_COMPARE(<=, LessEqual)
+WAVEEMU_LANES_COMPARE(>, Greater)
+WAVEEMU_LANES_COMPARE(>=, GreaterEqual)
+
+#undef WAVEEMU_LANES_BINARY
+#undef WAVEEMU_LANES_COMPARE
+
+template <class T, int N>
+Lanes<T, N> operator-(const Lanes<T, N>& a) {
+  return Lanes<T, N>(T(0)) - a;
+}
+template <class T, int N>
+Lanes<T, N> operator~(const Lanes<T, N>& a) {
+  return a ^ Lanes<T, N>(T(~T(0)));
+}
+template <class T, int N>
+Lanes<T, N> operator+(const Lanes<T, N>& a) {
+  return a;
+}
+
+/// HLSL select(cond, a, b) and the per-thread ?: operator: a where cond, else b.
+template <class T, int N>
+Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  Lanes<T, N> r = b;
+  r.AssignMasked(a, cond.mask());
+  return r;
+}
+template <class T, int N, class S>
+  requires std::is_arithmetic_v<S>
+Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, S b) {
+  return select(cond, a, Lanes<T, N>(b));
+}
+template <class T, int N, class S>
+  requires std::is_arithmetic_v<S>
+Lanes<T, N> select(const Bool<N>& cond, S a, const Lanes<T, N>& b) {
+  return select(cond, Lanes<T, N>(a), b);
+}
+/// select with two scalars needs the lane type spelled out: select<uint32_t>(c, 1, 0).
+template <class T, int N>
+Lanes<T, N> select(const Bool<N>& cond, T a, T b) {
+  return select(cond, Lanes<T, N>(a), Lanes<T, N>(b));
+}
+template <int N>
+Bool<N> select(const Bool<N>& cond, const Bool<N>& a, const Bool<N>& b) {
+  return (cond & a) | (!cond & b);
+}
+
+// ------------------------------------------------------------------------------------------------
+// HLSL-named per-thread value types.
+
+template <int N> using Int16 = Lanes<int16_t, N>;
+template <int N> using Uint16 = Lanes<uint16_t, N>;
+template <int N> using Int = Lanes<int32_t, N>;
+template <int N> using Uint = Lanes<uint32_t, N>;
+template <int N> using Int64 = Lanes<int64_t, N>;
+template <int N> using Uint64 = Lanes<uint64_t, N>;
+template <int N> using Half = Lanes<half, N>;
+template <int N> using Float = Lanes<float, N>;
+template <int N> using Double = Lanes<double, N>;
+
+}  // namespace waveemu

@@ -1,0 +1,121 @@
+// mask.h -- Mask<N>: one bit per thread of a group, the emulator's execution-mask type.
+//
+// Bit t is thread SV_GroupIndex == t. Words are 64 bits, so a wave of up to 64 lanes lies inside
+// one word and a wave of 128 lanes in two aligned words; ballots and prefix counts are popcounts.
+// Bits at or beyond N are always zero (every operation keeps that invariant).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+namespace waveemu {
+
+template <int N>
+class Mask {
+  static_assert(N > 0, "a group has at least one thread");
+
+ public:
+  static constexpr int kWords = (N + 63) / 64;
+
+  constexpr Mask() = default;
+
+  static constexpr Mask None() { return Mask(); }
+  static constexpr Mask All() {
+    Mask m;
+    for (int w = 0; w < kWords; ++w) m.words_[w] = ~uint64_t{0};
+    m.Normalize();
+    return m;
+  }
+  /// Threads [begin, end).
+  static constexpr Mask Range(int begin, int end) {
+    Mask m;
+    for (int t = begin; t < end; ++t) m.Set(t, true);
+    return m;
+  }
+
+  constexpr bool Test(int t) const { return (words_[t >> 6] >> (t & 63)) & 1u; }
+  constexpr void Set(int t, bool on) {
+    const uint64_t bit = uint64_t{1} << (t & 63);
+    words_[t >> 6] = on ? (words_[t >> 6] | bit) : (words_[t >> 6] & ~bit);
+  }
+
+  constexpr uint64_t word(int w) const { return words_[w]; }
+  constexpr uint64_t& word(int w) { return words_[w]; }
+
+  constexpr bool Any() const {
+    uint64_t acc = 0;
+    for (int w = 0; w < kWords; ++w) acc |= words_[w];
+    return acc != 0;
+  }
+  constexpr bool Empty() const { return !Any(); }
+  constexpr bool IsAll() const { return *this == All(); }
+  constexpr int Count() const {
+    int c = 0;
+    for (int w = 0; w < kWords; ++w) c += std::popcount(words_[w]);
+    return c;
+  }
+  /// Lowest set thread, or -1.
+  constexpr int First() const {
+    for (int w = 0; w < kWords; ++w)
+      if (words_[w]) return w * 64 + std::countr_zero(words_[w]);
+    return -1;
+  }
+
+  /// Bits of lanes [first, first + width) of this mask, shifted down to bit 0. width <= 64.
+  constexpr uint64_t Bits64(int first, int width) const {
+    const uint64_t word_bits = words_[first >> 6] >> (first & 63);
+    return width >= 64 ? word_bits : word_bits & ((uint64_t{1} << width) - 1);
+  }
+
+  /// Calls f(t) for every set thread t, in ascending order.
+  template <class F>
+  constexpr void ForEach(F&& f) const {
+    for (int w = 0; w < kWords; ++w)
+      for (uint64_t bits = words_[w]; bits; bits &= bits - 1) f(w * 64 + std::countr_zero(bits));
+  }
+
+  friend constexpr Mask operator&(Mask a, const Mask& b) { return a &= b; }
+  friend constexpr Mask operator|(Mask a, const Mask& b) { return a |= b; }
+  friend constexpr Mask operator^(Mask a, const Mask& b) { return a ^= b; }
+  constexpr Mask operator~() const {
+    Mask m;
+    for (int w = 0; w < kWords; ++w) m.words_[w] = ~words_[w];
+    m.Normalize();
+    return m;
+  }
+  /// a & ~b in one pass.
+  friend constexpr Mask AndNot(const Mask& a, const Mask& b) {
+    Mask m;
+    for (int w = 0; w < kWords; ++w) m.words_[w] = a.words_[w] & ~b.words_[w];
+    return m;
+  }
+  constexpr Mask& operator&=(const Mask& o) {
+    for (int w = 0; w < kWords; ++w) words_[w] &= o.words_[w];
+    return *this;
+  }
+  constexpr Mask& operator|=(const Mask& o) {
+    for (int w = 0; w < kWords; ++w) words_[w] |= o.words_[w];
+    return *this;
+  }
+  constexpr Mask& operator^=(const Mask& o) {
+    for (int w = 0; w < kWords; ++w) words_[w] ^= o.words_[w];
+    return *this;
+  }
+  friend constexpr bool operator==(const Mask&, const Mask&) = default;
+
+  /// Raw bytes, little-endian bit order (thread t is bit t%8 of byte t/8), for Highway's
+  /// LoadMaskBits/StoreMaskBits. Call Normalize() after writing through it.
+  uint8_t* bytes() { return reinterpret_cast<uint8_t*>(words_.data()); }
+  const uint8_t* bytes() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
+  /// Clears the bits at or beyond N.
+  constexpr void Normalize() {
+    if constexpr (N % 64 != 0) words_[kWords - 1] &= (uint64_t{1} << (N % 64)) - 1;
+  }
+
+ private:
+
+  std::array<uint64_t, kWords> words_{};
+};
+
+}  // namespace waveemu

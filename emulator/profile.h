@@ -1,0 +1,125 @@
+// profile.h -- device profiles: the wave size plus one policy per implementation-defined or
+// undefined point of the HLSL wave model (DESIGN §3).
+//
+// A profile is plain data so users can build their own. The built-in ones are `spec` (the
+// default: deterministic rules, undefined values poisoned and reported), `lavapipe` and `nvidia`
+// (measured on real drivers; see docs/quick_reference.md for what each policy does).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace waveemu {
+
+/// Order in which float WaveActiveSum/Product (and the float parts of scans) combine lanes.
+enum class ReductionOrder {
+  kSequential,  // lane order, active lanes only: ((x0 + x1) + x2) + ...
+  kButterfly,   // xor butterfly, offsets 1, 2, 4, ...; inactive lanes contribute the identity
+};
+
+/// Order of float exclusive scans (WavePrefixSum/Product, WaveMultiPrefixSum/Product).
+enum class ScanOrder {
+  kSequential,   // running value in lane order over active lanes
+  kHillisSteele, // inclusive Hillis-Steele scan (offsets 1, 2, 4, ...) with the identity in
+                 // inactive lanes, shifted up by one lane
+};
+
+/// Float denormals as inputs and results of wave reductions and scans.
+enum class DenormMode { kPreserve, kFlushToZero };
+
+/// Bit pattern of a NaN produced by a wave reduction or scan.
+enum class NanResult {
+  kPropagate,  // whatever the IEEE operation gives (x86: first NaN operand, quieted)
+  kCanonical,  // 0x7fffffff (float), 0x7fffffffffffffff (double)
+};
+
+/// WaveActiveMin/Max when every active lane holds NaN.
+enum class AllNanMinMax {
+  kIdentity,   // +inf for Min, -inf for Max (NaNs are skipped and nothing is left)
+  kCanonical,  // 0x7fffffff / 0x7fffffffffffffff
+  kPoison,     // undefined: poison value and a diagnostic
+};
+
+/// How WaveActiveAllEqual and WaveMatch compare floats.
+enum class FloatEquality {
+  kBitwise,  // same bits: NaN equals an identical NaN, +0 != -0
+  kOrdered,  // IEEE ordered-equal: any NaN makes it false, +0 == -0
+};
+
+/// Value read from a lane that is inactive (WaveReadLaneAt, quad reads of inactive lanes).
+enum class InactiveRead {
+  kLaneValue,  // whatever the lane's register holds
+  kZero,       // 0
+  kPoison,     // poison value and a diagnostic
+};
+
+/// Signed integer division or remainder by zero, and INT_MIN / -1.
+enum class SignedDivision {
+  kAllOnes,  // -1 (0xffffffff), as NVIDIA and WARP
+  kPoison,   // poison value and a diagnostic
+};
+
+struct DeviceProfile {
+  std::string name;
+  int wave_size = 32;
+  ReductionOrder reduction_order = ReductionOrder::kSequential;
+  ScanOrder scan_order = ScanOrder::kSequential;
+  DenormMode wave_denormals = DenormMode::kPreserve;
+  NanResult nan_result = NanResult::kPropagate;
+  AllNanMinMax all_nan_min_max = AllNanMinMax::kPoison;
+  FloatEquality float_equality = FloatEquality::kOrdered;
+  InactiveRead inactive_read = InactiveRead::kPoison;
+  SignedDivision signed_division = SignedDivision::kPoison;
+  bool fuse_multiply_add = false;  // whether mad() contracts a*b+c into one rounding
+  bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
+};
+
+/// The default profile: deterministic choices, every undefined point poisoned and reported.
+inline DeviceProfile SpecProfile() {
+  DeviceProfile p;
+  p.name = "spec";
+  return p;
+}
+
+/// Mesa lavapipe 22.3 (llvmpipe JIT), wave 8 on this project's machines.
+inline DeviceProfile LavapipeProfile() {
+  DeviceProfile p;
+  p.name = "lavapipe";
+  p.wave_size = 8;
+  p.reduction_order = ReductionOrder::kSequential;
+  p.scan_order = ScanOrder::kSequential;
+  p.wave_denormals = DenormMode::kPreserve;
+  p.nan_result = NanResult::kPropagate;
+  p.all_nan_min_max = AllNanMinMax::kIdentity;
+  p.float_equality = FloatEquality::kBitwise;
+  p.inactive_read = InactiveRead::kLaneValue;
+  p.signed_division = SignedDivision::kAllOnes;
+  p.fuse_multiply_add = false;
+  p.poison_undefined = false;
+  return p;
+}
+
+/// NVIDIA H100, driver 580, Vulkan, wave 32.
+inline DeviceProfile NvidiaProfile() {
+  DeviceProfile p;
+  p.name = "nvidia";
+  p.wave_size = 32;
+  p.reduction_order = ReductionOrder::kButterfly;
+  p.scan_order = ScanOrder::kHillisSteele;
+  p.wave_denormals = DenormMode::kFlushToZero;
+  p.nan_result = NanResult::kCanonical;
+  p.all_nan_min_max = AllNanMinMax::kCanonical;
+  p.float_equality = FloatEquality::kOrdered;
+  p.inactive_read = InactiveRead::kZero;
+  p.signed_division = SignedDivision::kAllOnes;
+  p.fuse_multiply_add = true;
+  p.poison_undefined = false;
+  return p;
+}
+
+/// The built-in profiles by name ("spec", "lavapipe", "nvidia"); throws UsageError otherwise.
+DeviceProfile ProfileByName(std::string_view name);
+std::vector<std::string> ProfileNames();
+
+}  // namespace waveemu

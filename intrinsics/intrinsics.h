@@ -1,0 +1,8 @@
+// intrinsics.h -- every HLSL wave and quad intrinsic, plus the execution model.
+#pragma once
+
+#include "emulator/emulator.h"
+#include "intrinsics/wave_broadcast.h"
+#include "intrinsics/wave_query.h"
+#include "intrinsics/wave_reduce.h"
+#include "intrinsics/wave_scan.h"

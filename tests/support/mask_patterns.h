@@ -1,0 +1,49 @@
+// mask_patterns.h -- the execution masks every intrinsic is tested under (DESIGN §6).
+#pragma once
+
+#include "emulator/mask.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace waveemu::test {
+
+/// The wave sizes one binary must test.
+inline constexpr int kWaveSizes[] = {4, 8, 16, 32, 64, 128};
+
+template <int N>
+struct MaskPattern {
+  std::string name;
+  Mask<N> mask;
+};
+
+/// all, every other, every third, first n (n = 1, 5, N/2), last thread only, none-but-one-per
+/// -wave is covered by `last`, and three random masks with fixed seeds.
+template <int N>
+std::vector<MaskPattern<N>> AllMaskPatterns() {
+  std::vector<MaskPattern<N>> p;
+  auto add = [&](std::string name, auto pred) {
+    Mask<N> m;
+    for (int t = 0; t < N; ++t) m.Set(t, pred(t));
+    p.push_back({std::move(name), m});
+  };
+  add("all", [](int) { return true; });
+  add("every other (even)", [](int t) { return t % 2 == 0; });
+  add("every other (odd)", [](int t) { return t % 2 == 1; });
+  add("every third", [](int t) { return t % 3 == 0; });
+  add("first 1", [](int t) { return t < 1; });
+  add("first 5", [](int t) { return t < 5; });
+  add("first half", [](int t) { return t < N / 2; });
+  add("last thread only", [](int t) { return t == N - 1; });
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    Mask<N> m;
+    for (int t = 0; t < N; ++t) m.Set(t, rng() & 1u);
+    p.push_back({"random seed " + std::to_string(seed), m});
+  }
+  return p;
+}
+
+}  // namespace waveemu::test
