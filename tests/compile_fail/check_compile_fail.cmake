@@ -1,0 +1,34 @@
+# check_compile_fail.cmake -- passes when SOURCE fails to compile with the project's flags and the
+# compiler's message contains every `// expect: TEXT` line of SOURCE.
+# Inputs: CXX_COMPILER, SOURCE, INCLUDE_DIR, MARCH.
+foreach(var CXX_COMPILER SOURCE INCLUDE_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_compile_fail.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+set(flags -std=c++20 -fsyntax-only -Wall -Wextra -DHWY_COMPILE_ONLY_STATIC=1 "-I${INCLUDE_DIR}")
+if(MARCH)
+  list(APPEND flags "-march=${MARCH}")
+endif()
+execute_process(
+  COMMAND "${CXX_COMPILER}" ${flags} "${SOURCE}"
+  RESULT_VARIABLE result
+  OUTPUT_VARIABLE out
+  ERROR_VARIABLE out)
+
+if(result EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled, but it must be rejected at compile time")
+endif()
+
+file(STRINGS "${SOURCE}" expect_lines REGEX "^// expect: ")
+foreach(line IN LISTS expect_lines)
+  string(REGEX REPLACE "^// expect: " "" text "${line}")
+  string(FIND "${out}" "${text}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR
+      "${SOURCE} failed to compile, but the message lacks the expected text\n"
+      "  expected: ${text}\n  compiler output:\n${out}")
+  endif()
+  message(STATUS "found expected diagnostic: ${text}")
+endforeach()
