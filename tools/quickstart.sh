@@ -15,6 +15,10 @@ usage() {
 case "$1" in
   demo)
     bash tools/setup.sh
+    if [[ ! -f tools/demo.cpp ]]; then
+      echo "quickstart.sh: tools/demo.cpp is not written yet, so there is no demo to run" >&2
+      exit 1
+    fi
     cmake --preset default
     cmake --build --preset default -j2 --target waveemu-demo
     ./build/default/tools/waveemu-demo
