@@ -6,3 +6,4 @@
 #include "intrinsics/wave_query.h"
 #include "intrinsics/wave_reduce.h"
 #include "intrinsics/wave_scan.h"
+#include "intrinsics/wave_vote.h"

@@ -2,14 +2,325 @@
 // WaveActiveSum, WaveActiveProduct, WaveActiveBitAnd/Or/Xor, WaveActiveMin/Max.
 //
 // Results are uniform within a wave but may differ between the waves of a group, so they are
-// per-thread values.
+// per-thread values. Float order, denormals, NaN encodings and float equality follow the device
+// profile (DESIGN §3); the per-wave combine steps live in core:: so scans and multi-prefix reuse
+// them.
 #pragma once
 
 #include "emulator/emulator.h"
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 namespace waveemu {
 
 namespace core {
+
+// ------------------------------------------------------------------------------------------------
+// Policies and combine steps shared by reductions, scans and multi-prefix ops.
+
+/// The profile's policies that decide the bits of a float wave reduction or scan.
+struct WaveFloatPolicy {
+  ReductionOrder reduction_order = ReductionOrder::kSequential;
+  ScanOrder scan_order = ScanOrder::kSequential;
+  DenormMode denormals = DenormMode::kPreserve;
+  NanResult nan_result = NanResult::kPropagate;
+  AllNanMinMax all_nan_min_max = AllNanMinMax::kPoison;
+  FloatEquality float_equality = FloatEquality::kOrdered;
+
+  static WaveFloatPolicy Of(const DeviceProfile& p) {
+    return {p.reduction_order, p.scan_order,      p.wave_denormals,
+            p.nan_result,      p.all_nan_min_max, p.float_equality};
+  }
+};
+
+/// Unsigned type in which T's + and * wrap modulo 2^bits without C++ undefined behaviour
+/// (16-bit values would otherwise promote to int, whose products can overflow).
+template <class T>
+using WrapType = std::conditional_t<sizeof(T) < 4, uint32_t, std::make_unsigned_t<T>>;
+
+/// `+` of the wave ops: identity 0.
+struct SumOp {
+  template <class T>
+  static constexpr T Identity() {
+    return T(0);
+  }
+  template <class U>
+  static U Apply(U a, U b) {
+    return U(a + b);
+  }
+};
+
+/// `*` of the wave ops: identity 1.
+struct ProductOp {
+  template <class T>
+  static constexpr T Identity() {
+    return T(1);
+  }
+  template <class U>
+  static U Apply(U a, U b) {
+    return U(a * b);
+  }
+};
+
+/// `&` of the wave ops: identity all ones.
+struct BitAndOp {
+  template <class T>
+  static constexpr T Identity() {
+    return T(~T(0));
+  }
+  template <class U>
+  static U Apply(U a, U b) {
+    return U(a & b);
+  }
+};
+
+/// `|` of the wave ops: identity 0.
+struct BitOrOp {
+  template <class T>
+  static constexpr T Identity() {
+    return T(0);
+  }
+  template <class U>
+  static U Apply(U a, U b) {
+    return U(a | b);
+  }
+};
+
+/// `^` of the wave ops: identity 0.
+struct BitXorOp {
+  template <class T>
+  static constexpr T Identity() {
+    return T(0);
+  }
+  template <class U>
+  static U Apply(U a, U b) {
+    return U(a ^ b);
+  }
+};
+
+/// A float denormal becomes a zero of the same sign under kFlushToZero. Only `float` flushes:
+/// DXIL's fp32-denorm-mode covers fp32 alone, and fp16 and fp64 always preserve denormals.
+template <class T>
+T FlushDenormal(T v, DenormMode mode) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (mode == DenormMode::kFlushToZero && std::fpclassify(v) == FP_SUBNORMAL)
+      return std::copysign(0.0f, v);
+  }
+  return v;
+}
+
+template <class T>
+bool IsNan(T v) {
+  if constexpr (std::is_same_v<T, half>) return std::isnan(float(v));
+  else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+
+/// The canonical NaN of NanResult::kCanonical: every payload bit set, sign clear
+/// (0x7fff for half, 0x7fffffff for float, 0x7fffffffffffffff for double).
+template <class T>
+T CanonicalNan() {
+  if constexpr (std::is_same_v<T, half>) return half::FromBits(0x7fffu);
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(0x7fffffffu);
+  else return std::bit_cast<double>(0x7fffffffffffffffull);
+}
+
+/// A result's NaN encoding per the profile: the canonical NaN, or whatever IEEE gave.
+template <class T>
+T EncodeNan(T v, NanResult mode) {
+  return mode == NanResult::kCanonical && IsNan(v) ? CanonicalNan<T>() : v;
+}
+
+/// One float combine step a op b: computed in T (half rounds to half after every step), the
+/// result flushed when the profile flushes. Inputs are expected flushed already.
+template <class Op, class T>
+T CombineFloat(T a, T b, DenormMode mode) {
+  if constexpr (std::is_same_v<T, half>) return half(Op::Apply(float(a), float(b)));
+  else return FlushDenormal(Op::Apply(a, b), mode);
+}
+
+/// One integer combine step, wrapping modulo 2^bits.
+template <class Op, class T>
+T CombineInt(T a, T b) {
+  using U = WrapType<T>;
+  return T(Op::Apply(U(a), U(b)));
+}
+
+inline bool LaneOn(const WaveLanes& lanes, int lane) { return lanes.Test(lane); }
+
+/// Whether every one of the first `present` lanes is in `lanes`.
+inline bool AllPresentOn(const WaveLanes& lanes, int present) {
+  return lanes.Count() == present;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Per-wave kernels. `x` points at lane 0 of one wave; lanes at or beyond `present` (the missing
+// lanes of a partial wave) and lanes not in `lanes` are never read. `lanes` need not be the
+// wave's active mask: multi-prefix ops pass one partition at a time.
+
+/// Integer Op over the lanes of `lanes`, modulo 2^bits. A fully active wave takes a branch-free
+/// contiguous loop.
+template <class Op, class T>
+T ReduceWaveInt(const T* x, const WaveLanes& lanes, int present) {
+  using U = WrapType<T>;
+  constexpr U kId = Op::template Identity<U>();
+  U acc = kId;
+  if (AllPresentOn(lanes, present)) {
+    for (int l = 0; l < present; ++l) acc = Op::Apply(acc, U(x[l]));
+  } else {
+    for (int l = 0; l < present; ++l) acc = Op::Apply(acc, LaneOn(lanes, l) ? U(x[l]) : kId);
+  }
+  return T(acc);
+}
+
+/// Float Op over the lanes of `lanes` (at least one), in the profile's order:
+///  - kSequential: ((x[a0] op x[a1]) op x[a2]) ... over the set lanes in ascending order;
+///  - kButterfly: xor butterfly over all W lanes with the identity in lanes not set, offsets
+///    1, 2, ..., W/2. Lane 0's value is returned (it is the pairwise tree
+///    T(block) = T(lower half) op T(upper half)); every lane's value has the same bits unless NaN
+///    payloads differ.
+/// Inputs and every intermediate result are flushed under kFlushToZero (float only); a NaN
+/// result is encoded per NanResult.
+template <class Op, class T>
+T ReduceWaveFloat(const T* x, const WaveLanes& lanes, int present, int W,
+                  const WaveFloatPolicy& p) {
+  const DenormMode dm = p.denormals;
+  if (p.reduction_order == ReductionOrder::kSequential) {
+    T acc = Op::template Identity<T>();
+    bool any = false;
+    lanes.ForEach([&](int l) {
+      if (l >= present) return;
+      const T v = FlushDenormal(x[l], dm);
+      acc = any ? CombineFloat<Op>(acc, v, dm) : v;
+      any = true;
+    });
+    return EncodeNan(acc, p.nan_result);
+  }
+  T v[kMaxWaveSize];
+  for (int l = 0; l < W; ++l)
+    v[l] = l < present && LaneOn(lanes, l) ? FlushDenormal(x[l], dm) : Op::template Identity<T>();
+  for (int d = 1; d < W; d *= 2)
+    for (int l = 0; l < W; l += 2 * d) v[l] = CombineFloat<Op>(v[l], v[l + d], dm);
+  return EncodeNan(v[0], p.nan_result);
+}
+
+/// Op over the lanes of `lanes` for any numeric T: integers wrap, floats follow the policy.
+template <class Op, class T>
+T ReduceWave(const T* x, const WaveLanes& lanes, int present, int W, const WaveFloatPolicy& p) {
+  if constexpr (kIsFloatLike<T>) return ReduceWaveFloat<Op>(x, lanes, present, W, p);
+  else return ReduceWaveInt<Op>(x, lanes, present);
+}
+
+/// Min (kMax false) or max of two non-NaN values; the +0/-0 tie gives -0 for min and +0 for max
+/// (IEEE 754-2019 minimum/maximum; HLSL leaves the tie unspecified).
+template <bool kMax, class T>
+T MinMax2(T a, T b) {
+  if constexpr (kIsFloatLike<T>) {
+    using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
+    const F fa = F(a), fb = F(b);
+    if (fa < fb) return kMax ? b : a;
+    if (fb < fa) return kMax ? a : b;
+    return std::signbit(fa) != kMax ? a : b;  // equal: only zeros' signs can differ
+  } else {
+    return (b < a) != kMax ? b : a;
+  }
+}
+
+/// Min or max over the lanes of `lanes` (at least one). Integers compare by their type's
+/// signedness. Floats skip NaN lanes (DXIL/SPIR-V: NaN-ignoring) and compare flushed inputs under
+/// kFlushToZero (float only); when every lane is NaN the result follows AllNanMinMax, and
+/// `*all_nan` is set so the caller can report the kPoison case.
+template <bool kMax, class T>
+T MinMaxWave(const T* x, const WaveLanes& lanes, int present, const WaveFloatPolicy& p,
+             bool* all_nan) {
+  if constexpr (kIsFloatLike<T>) {
+    T acc{};
+    bool any = false;
+    lanes.ForEach([&](int l) {
+      if (l >= present || IsNan(x[l])) return;
+      const T v = FlushDenormal(x[l], p.denormals);
+      acc = any ? MinMax2<kMax>(acc, v) : v;
+      any = true;
+    });
+    if (any) return acc;
+    if (all_nan) *all_nan = true;
+    switch (p.all_nan_min_max) {
+      case AllNanMinMax::kIdentity: {
+        using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
+        const F inf = std::numeric_limits<F>::infinity();
+        return T(kMax ? -inf : inf);
+      }
+      case AllNanMinMax::kCanonical: return CanonicalNan<T>();
+      case AllNanMinMax::kPoison: break;
+    }
+    return Poison<T>();
+  } else {
+    const int first = lanes.First();
+    T acc = x[first];
+    if (AllPresentOn(lanes, present)) {
+      for (int l = 1; l < present; ++l) acc = MinMax2<kMax>(acc, x[l]);
+    } else {
+      for (int l = first + 1; l < present; ++l)
+        if (LaneOn(lanes, l)) acc = MinMax2<kMax>(acc, x[l]);
+    }
+    return acc;
+  }
+}
+
+/// Whether every lane of `lanes` (at least one) holds the same value as the first. Floats compare
+/// per FloatEquality: bits (NaN equals an identical NaN, +0 != -0) or IEEE ordered-equal (any NaN
+/// gives false, +0 == -0).
+template <class T>
+bool AllEqualWave(const T* x, const WaveLanes& lanes, int present, FloatEquality eq) {
+  const int first = lanes.First();
+  const T ref = x[first];
+  bool same = true;
+  lanes.ForEach([&](int l) {
+    if (l >= present) return;
+    const T v = x[l];
+    if constexpr (kIsFloatLike<T>) {
+      if (eq == FloatEquality::kBitwise) {
+        if constexpr (std::is_same_v<T, half>) same &= v.bits() == ref.bits();
+        else if constexpr (sizeof(T) == 4) same &= std::bit_cast<uint32_t>(v) == std::bit_cast<uint32_t>(ref);
+        else same &= std::bit_cast<uint64_t>(v) == std::bit_cast<uint64_t>(ref);
+      } else {
+        same &= v == ref;  // false whenever either is NaN
+      }
+    } else {
+      same &= v == ref;
+    }
+  });
+  return same;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Whole-group cores: every wave of the group, the wave's result on each of its present lanes.
+// Waves with no lane in `mask` keep 0.
+
+/// f(slice) -> T for every wave with a lane in `mask`, broadcast to that wave's lanes.
+template <class T, int N, class F>
+Lanes<T, N> PerWave(const Mask<N>& mask, int W, F&& f) {
+  Lanes<T, N> r;
+  ForEachWave(mask, W, [&](const WaveSlice& w) {
+    if (!w.lanes.Any()) return;
+    const T v = f(w);
+    std::fill_n(r.data() + w.first_thread, w.lanes_present, v);
+  });
+  return r;
+}
+
+/// Op over the lanes of each wave in `mask`.
+template <class Op, class T, int N>
+Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
+  return PerWave<T>(mask, W, [&](const WaveSlice& w) {
+    return ReduceWave<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present, W, p);
+  });
+}
 
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
@@ -17,20 +328,249 @@ Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   Uint<N> r;
   ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
     const uint32_t count = uint32_t(w.lanes.Count());
-    for (int lane = 0; lane < w.lanes_present; ++lane) r.set_lane(w.first_thread + lane, count);
+    std::fill_n(r.data() + w.first_thread, w.lanes_present, count);
   });
   return r;
 }
 
+/// Sum over the lanes of each wave in `mask`.
+template <class T, int N>
+Lanes<T, N> ActiveSum(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
+  return Reduce<SumOp>(x, mask, W, p);
+}
+
+/// Product over the lanes of each wave in `mask`.
+template <class T, int N>
+Lanes<T, N> ActiveProduct(const Lanes<T, N>& x, const Mask<N>& mask, int W,
+                          const WaveFloatPolicy& p) {
+  return Reduce<ProductOp>(x, mask, W, p);
+}
+
+/// Min (kMax false) or max over the lanes of each wave in `mask`; calls on_all_nan(wave index)
+/// for each wave whose lanes were all NaN.
+template <bool kMax, class T, int N, class OnAllNan>
+Lanes<T, N> ActiveMinMax(const Lanes<T, N>& x, const Mask<N>& mask, int W,
+                         const WaveFloatPolicy& p, OnAllNan&& on_all_nan) {
+  return PerWave<T>(mask, W, [&](const WaveSlice& w) {
+    bool all_nan = false;
+    const T v = MinMaxWave<kMax>(x.data() + w.first_thread, w.lanes, w.lanes_present, p, &all_nan);
+    if (all_nan) on_all_nan(w.index);
+    return v;
+  });
+}
+
+/// True on each wave whose lanes in `mask` all hold the same value (floats per FloatEquality).
+template <class T, int N>
+Bool<N> ActiveAllEqual(const Lanes<T, N>& x, const Mask<N>& mask, int W, FloatEquality eq) {
+  Mask<N> r;
+  ForEachWave(mask, W, [&](const WaveSlice& w) {
+    if (!w.lanes.Any()) return;
+    if (AllEqualWave(x.data() + w.first_thread, w.lanes, w.lanes_present, eq))
+      for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
+  });
+  return Bool<N>::FromMask(r);
+}
+
+/// Bool version: true on each wave whose lanes in `mask` are all true or all false.
+template <int N>
+Bool<N> ActiveAllEqual(const Bool<N>& x, const Mask<N>& mask, int W) {
+  Mask<N> r;
+  const Mask<N> on = x.mask() & mask;
+  ForEachWave(mask, W, [&](const WaveSlice& w) {
+    if (!w.lanes.Any()) return;
+    const int count = LanesOfWave(on, w.index, W).Count();
+    if (count == 0 || count == w.lanes.Count())
+      for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
+  });
+  return Bool<N>::FromMask(r);
+}
+
+/// Applies f to every component of a vector, building the result unmasked (copy construction):
+/// a wave op returns a value, and only the caller's assignment is masked.
+template <class R, class T, int C, int N, class F>
+Vector<R, C, N> PerComponent(const Vector<T, C, N>& v, F&& f) {
+  return [&]<size_t... I>(std::index_sequence<I...>) {
+    return Vector<R, C, N>(f(v[int(I)])...);
+  }(std::make_index_sequence<C>{});
+}
+
 }  // namespace core
+
+/// HLSL's uint_only<> class: WaveActiveBitAnd/Or/Xor accept uint and uint64_t and nothing else.
+template <class T>
+inline constexpr bool kIsUintOnly = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
+
+// ------------------------------ WaveActiveAllEqual
+
+/// True on every lane of a wave whose active lanes all hold the same value; one bool per
+/// component for vectors. Floats compare per the profile's FloatEquality.
+template <class T, int N>
+Bool<N> WaveActiveAllEqual(const Lanes<T, N>& expr) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveAllEqual(expr, s.wave_active(), s.wave_size(), s.profile().float_equality);
+}
+template <int N>
+Bool<N> WaveActiveAllEqual(const Bool<N>& expr) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveAllEqual(expr, s.wave_active(), s.wave_size());
+}
+template <class T, int C, int N>
+Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
+  return core::PerComponent<bool>(expr, [](const auto& c) { return WaveActiveAllEqual(c); });
+}
 
 // ------------------------------ WaveActiveCountBits
 
-/// Number of active lanes of the wave where bBit is true.
+/// Number of active lanes of the wave where bBit is true. Uniform argument:
+/// WaveActiveCountBits<N>(true) counts the active lanes.
 template <int N>
 Uint<N> WaveActiveCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::CountBits(bBit, s.wave_active(), s.wave_size());
+}
+
+// ------------------------------ WaveActiveSum
+
+/// Sum of value over the wave's active lanes: integers wrap modulo 2^bits, floats in the
+/// profile's ReductionOrder. Uniform argument: WaveActiveSum<N>(1u).
+template <class T, int N>
+Lanes<T, N> WaveActiveSum(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveSum(value, s.wave_active(), s.wave_size(),
+                         core::WaveFloatPolicy::Of(s.profile()));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveSum(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveSum(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveSum(S value) {
+  return WaveActiveSum(Lanes<S, N>(value));
+}
+
+// ------------------------------ WaveActiveProduct
+
+/// Product of value over the wave's active lanes: integers wrap modulo 2^bits, floats in the
+/// profile's ReductionOrder.
+template <class T, int N>
+Lanes<T, N> WaveActiveProduct(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveProduct(value, s.wave_active(), s.wave_size(),
+                             core::WaveFloatPolicy::Of(s.profile()));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveProduct(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveProduct(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveProduct(S value) {
+  return WaveActiveProduct(Lanes<S, N>(value));
+}
+
+// ------------------------------ WaveActiveBitAnd
+
+#define WAVEEMU_UINT_ONLY(NAME)                                                                  \
+  static_assert(kIsUintOnly<T>, #NAME " takes uint or uint64_t (scalars or vectors) only, as "  \
+                                      "HLSL's uint_only<> type class: convert first, e.g. " #NAME \
+                                      "(Uint<N>(x))")
+
+/// Bitwise AND of expr over the wave's active lanes (uint and uint64_t only).
+template <class T, int N>
+Lanes<T, N> WaveActiveBitAnd(const Lanes<T, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitAnd);
+  const GroupState<N>& s = CurrentGroup<N>();
+  if constexpr (kIsUintOnly<T>)
+    return core::Reduce<core::BitAndOp>(expr, s.wave_active(), s.wave_size(), {});
+  else return expr;
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveBitAnd(const Vector<T, C, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitAnd);
+  return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitAnd(c); });
+}
+
+// ------------------------------ WaveActiveBitOr
+
+/// Bitwise OR of expr over the wave's active lanes (uint and uint64_t only).
+template <class T, int N>
+Lanes<T, N> WaveActiveBitOr(const Lanes<T, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitOr);
+  const GroupState<N>& s = CurrentGroup<N>();
+  if constexpr (kIsUintOnly<T>)
+    return core::Reduce<core::BitOrOp>(expr, s.wave_active(), s.wave_size(), {});
+  else return expr;
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveBitOr(const Vector<T, C, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitOr);
+  return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitOr(c); });
+}
+
+// ------------------------------ WaveActiveBitXor
+
+/// Bitwise XOR of expr over the wave's active lanes (uint and uint64_t only).
+template <class T, int N>
+Lanes<T, N> WaveActiveBitXor(const Lanes<T, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitXor);
+  const GroupState<N>& s = CurrentGroup<N>();
+  if constexpr (kIsUintOnly<T>)
+    return core::Reduce<core::BitXorOp>(expr, s.wave_active(), s.wave_size(), {});
+  else return expr;
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveBitXor(const Vector<T, C, N>& expr) {
+  WAVEEMU_UINT_ONLY(WaveActiveBitXor);
+  return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitXor(c); });
+}
+
+#undef WAVEEMU_UINT_ONLY
+
+namespace detail {
+
+/// Reports an all-NaN WaveActiveMin/Max under AllNanMinMax::kPoison (undefined in SPIR-V).
+template <int N>
+auto AllNanReporter(const GroupState<N>& s, const char* name) {
+  return [&s, name](int wave) {
+    if (s.profile().all_nan_min_max == AllNanMinMax::kPoison)
+      s.Report(fmt::format("{}: every active lane is NaN (the result is undefined)", name),
+               fmt::format("{}, wave {}", s.Where(), wave));
+  };
+}
+
+}  // namespace detail
+
+// ------------------------------ WaveActiveMin
+
+/// Minimum of value over the wave's active lanes; signed or unsigned by type; floats ignore NaN
+/// lanes, and all-NaN follows the profile's AllNanMinMax.
+template <class T, int N>
+Lanes<T, N> WaveActiveMin(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveMinMax<false>(value, s.wave_active(), s.wave_size(),
+                                   core::WaveFloatPolicy::Of(s.profile()),
+                                   detail::AllNanReporter(s, "WaveActiveMin"));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
+}
+
+// ------------------------------ WaveActiveMax
+
+/// Maximum of value over the wave's active lanes; signed or unsigned by type; floats ignore NaN
+/// lanes, and all-NaN follows the profile's AllNanMinMax.
+template <class T, int N>
+Lanes<T, N> WaveActiveMax(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::ActiveMinMax<true>(value, s.wave_active(), s.wave_size(),
+                                  core::WaveFloatPolicy::Of(s.profile()),
+                                  detail::AllNanReporter(s, "WaveActiveMax"));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
 }
 
 }  // namespace waveemu

@@ -1,12 +1,94 @@
 // wave_scan.h -- wave prefix operations (SM 6.0): WavePrefixCountBits, WavePrefixSum,
-// WavePrefixProduct. All are exclusive: the first active lane gets the identity.
+// WavePrefixProduct. All are exclusive: the first active lane gets the identity (0, 1).
+//
+// Float scans follow the profile's ScanOrder, DenormMode and NanResult (DESIGN §3); the per-wave
+// scan kernels are in core:: so the multi-prefix ops can run them on one partition at a time.
 #pragma once
 
 #include "emulator/emulator.h"
+#include "intrinsics/wave_reduce.h"
+
+#include <cstdint>
 
 namespace waveemu {
 
 namespace core {
+
+/// Exclusive integer scan of Op over the lanes of `lanes`, modulo 2^bits: out[l] is the
+/// combination of x over the set lanes below l (the identity if none), for every l < present,
+/// set or not. A fully active wave takes a branch-free contiguous loop.
+template <class Op, class T>
+void ScanWaveInt(const T* x, const WaveLanes& lanes, int present, T* out) {
+  using U = WrapType<T>;
+  constexpr U kId = Op::template Identity<U>();
+  U acc = kId;
+  if (AllPresentOn(lanes, present)) {
+    for (int l = 0; l < present; ++l) {
+      out[l] = T(acc);
+      acc = Op::Apply(acc, U(x[l]));
+    }
+  } else {
+    for (int l = 0; l < present; ++l) {
+      out[l] = T(acc);
+      acc = Op::Apply(acc, LaneOn(lanes, l) ? U(x[l]) : kId);
+    }
+  }
+}
+
+/// Exclusive float scan of Op over the lanes of `lanes`, in the profile's order:
+///  - kSequential: out[l] = ((x[a0] op x[a1]) op ...) over the set lanes a_k < l, in ascending
+///    order; the identity when there is none;
+///  - kHillisSteele: inclusive Hillis-Steele scan over all W lanes with the identity in lanes not
+///    set (offsets 1, 2, 4, ..., v[l] = v[l - d] op v[l] for l >= d), then shifted up one lane:
+///    out[l] = v[l - 1], out[0] = the identity.
+/// Inputs and every intermediate result are flushed under kFlushToZero (float only); NaN outputs
+/// are encoded per NanResult. Writes out[l] for every l < present, set or not.
+template <class Op, class T>
+void ScanWaveFloat(const T* x, const WaveLanes& lanes, int present, int W,
+                   const WaveFloatPolicy& p, T* out) {
+  const DenormMode dm = p.denormals;
+  const T id = Op::template Identity<T>();
+  if (p.scan_order == ScanOrder::kSequential) {
+    T acc = id;
+    bool any = false;
+    for (int l = 0; l < present; ++l) {
+      out[l] = any ? EncodeNan(acc, p.nan_result) : id;
+      if (!LaneOn(lanes, l)) continue;
+      const T v = FlushDenormal(x[l], dm);
+      acc = any ? CombineFloat<Op>(acc, v, dm) : v;
+      any = true;
+    }
+    return;
+  }
+  T v[kMaxWaveSize];
+  for (int l = 0; l < W; ++l)
+    v[l] = l < present && LaneOn(lanes, l) ? FlushDenormal(x[l], dm) : id;
+  // Descending, so v[l - d] still holds the previous step's value.
+  for (int d = 1; d < W; d *= 2)
+    for (int l = W - 1; l >= d; --l) v[l] = CombineFloat<Op>(v[l - d], v[l], dm);
+  for (int l = 0; l < present; ++l) out[l] = l == 0 ? id : EncodeNan(v[l - 1], p.nan_result);
+}
+
+/// Exclusive scan of Op for any numeric T: integers wrap, floats follow the policy.
+template <class Op, class T>
+void ScanWave(const T* x, const WaveLanes& lanes, int present, int W, const WaveFloatPolicy& p,
+              T* out) {
+  if constexpr (kIsFloatLike<T>) ScanWaveFloat<Op>(x, lanes, present, W, p, out);
+  else ScanWaveInt<Op>(x, lanes, present, out);
+}
+
+/// Exclusive scan of Op within each wave over the lanes in `mask`.
+template <class Op, class T, int N>
+Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
+                          const WaveFloatPolicy& p) {
+  Lanes<T, N> r;
+  ForEachWave(mask, W, [&](const WaveSlice& w) {
+    if (!w.lanes.Any()) return;
+    ScanWave<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present, W, p,
+                 r.data() + w.first_thread);
+  });
+  return r;
+}
 
 /// For each lane, how many lanes below it in its wave have x true and are in `mask`.
 template <int N>
@@ -19,15 +101,69 @@ Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   return r;
 }
 
+/// Exclusive sum within each wave over the lanes in `mask`.
+template <class T, int N>
+Lanes<T, N> PrefixSum(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
+  return ExclusiveScan<SumOp>(x, mask, W, p);
+}
+
+/// Exclusive product within each wave over the lanes in `mask`.
+template <class T, int N>
+Lanes<T, N> PrefixProduct(const Lanes<T, N>& x, const Mask<N>& mask, int W,
+                          const WaveFloatPolicy& p) {
+  return ExclusiveScan<ProductOp>(x, mask, W, p);
+}
+
 }  // namespace core
 
 // ------------------------------ WavePrefixCountBits
 
-/// Number of active lanes below this one in its wave where bBit is true.
+/// Number of active lanes below this one in its wave where bBit is true. Uniform argument:
+/// WavePrefixCountBits<N>(true) is the lane's rank among the active lanes.
 template <int N>
 Uint<N> WavePrefixCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::PrefixCountBits(bBit, s.wave_active(), s.wave_size());
+}
+
+// ------------------------------ WavePrefixSum
+
+/// Sum of value over the active lanes below this one in its wave; 0 on the first active lane.
+/// Integers wrap; floats in the profile's ScanOrder. Uniform argument: WavePrefixSum<N>(1u).
+template <class T, int N>
+Lanes<T, N> WavePrefixSum(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::PrefixSum(value, s.wave_active(), s.wave_size(),
+                         core::WaveFloatPolicy::Of(s.profile()));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WavePrefixSum(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixSum(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WavePrefixSum(S value) {
+  return WavePrefixSum(Lanes<S, N>(value));
+}
+
+// ------------------------------ WavePrefixProduct
+
+/// Product of value over the active lanes below this one in its wave; 1 on the first active
+/// lane. Integers wrap; floats in the profile's ScanOrder.
+template <class T, int N>
+Lanes<T, N> WavePrefixProduct(const Lanes<T, N>& value) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  return core::PrefixProduct(value, s.wave_active(), s.wave_size(),
+                             core::WaveFloatPolicy::Of(s.profile()));
+}
+template <class T, int C, int N>
+Vector<T, C, N> WavePrefixProduct(const Vector<T, C, N>& value) {
+  return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixProduct(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WavePrefixProduct(S value) {
+  return WavePrefixProduct(Lanes<S, N>(value));
 }
 
 }  // namespace waveemu
