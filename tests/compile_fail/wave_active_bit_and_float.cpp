@@ -1,7 +1,6 @@
 // wave_active_bit_and_float.cpp -- must not compile: HLSL's WaveActiveBitAnd takes unsigned
 // integers only, so a float argument is rejected.
-// requires: intrinsics/wave_reduce.h ------------------------------ WaveActiveBitAnd
-// expect: WaveActiveBitAnd
+// expect: WaveActiveBitAnd takes uint or uint64_t
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
 
