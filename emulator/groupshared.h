@@ -1,5 +1,107 @@
-// groupshared.h -- groupshared arrays, one per thread group.
-// (Being written; this placeholder keeps emulator.h complete.)
+// groupshared.h -- HLSL groupshared memory: GroupShared<T, Count> arrays and GroupShared<T>
+// variables, declared as locals of a kernel's main() (main runs once per group, so a local is one
+// group's memory).
+//
+// gs[i] with a per-thread index is an ElementRef (masked gather/scatter, Interlocked* target);
+// with a uniform index a UniformRef. Out-of-bounds access is undefined in HLSL (a write makes all
+// groupshared memory undefined): waveemu reads 0, drops the write and reports a diagnostic.
+// Memory starts as Poison<T>() for scalar elements (HLSL leaves it uninitialised), zero otherwise.
 #pragma once
 
+#include "emulator/exec.h"
 #include "emulator/lanes.h"
+#include "emulator/poison.h"
+#include "emulator/resource_element.h"
+#include "emulator/resource_ref.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace waveemu {
+
+/// D3D12's limit on groupshared memory per thread group.
+inline constexpr size_t kMaxGroupSharedBytes = 32768;
+
+namespace detail {
+
+template <class T>
+T UninitialisedGroupShared() {
+  if constexpr (kIsLaneType<T>) return Poison<T>();
+  else return T{};
+}
+
+}  // namespace detail
+
+/// `groupshared T name[Count];` becomes `GroupShared<T, Count> name;` inside main().
+/// `groupshared T name;` becomes `GroupShared<T> name;` (a single element that reads and writes
+/// like a uniform-index reference, see below).
+template <class T, int Count = 0>
+class GroupShared {
+  static_assert(kIsElementType<T>, "groupshared elements must be trivially copyable plain data");
+  static_assert(Count > 0, "a groupshared array has at least one element");
+  static_assert(sizeof(T) * size_t(Count) <= kMaxGroupSharedBytes,
+                "groupshared memory is limited to 32 KB per group in D3D12; make the array "
+                "smaller");
+
+ public:
+  using element_type = T;
+  static constexpr int kCount = Count;
+
+  GroupShared() { data_.fill(detail::UninitialisedGroupShared<T>()); }
+  GroupShared(const GroupShared&) = delete;  // one group's memory, referenced by its threads
+  GroupShared& operator=(const GroupShared&) = delete;
+
+  template <class I, int N>
+  ElementRef<T, N> operator[](const Lanes<I, N>& index) const {
+    return ElementRef<T, N>(Binding(), detail::ToIndex(index));
+  }
+  UniformRef<T> operator[](uint32_t index) const { return UniformRef<T>(Binding(), index); }
+
+  /// Out-of-bounds accesses so far (each also reported as a diagnostic inside a dispatch).
+  uint64_t out_of_bounds_reads() const { return counters_.reads.load(); }
+  uint64_t out_of_bounds_writes() const { return counters_.writes.load(); }
+  uint64_t out_of_bounds_atomics() const { return counters_.atomics.load(); }
+
+  /// Host-side view for tests.
+  const T* data() const { return data_.data(); }
+  T* data() { return data_.data(); }
+
+ private:
+  MemoryBinding Binding() const {
+    return MemoryBinding{reinterpret_cast<std::byte*>(const_cast<T*>(data_.data())),
+                         uint64_t(Count), sizeof(T), 0, MemorySpace::kGroupShared,
+                         const_cast<AccessCounters*>(&counters_), "groupshared"};
+  }
+
+  std::array<T, Count> data_;
+  AccessCounters counters_;
+};
+
+/// `groupshared uint GroupWriteStart;`: one element. Reads give the uniform value; assigning a
+/// per-thread value stores the last active thread's (threads write in ascending order); it is a
+/// valid Interlocked* destination and original_value.
+template <class T>
+class GroupShared<T, 0> : public UniformRef<T> {
+  static_assert(kIsElementType<T>, "groupshared elements must be trivially copyable plain data");
+
+ public:
+  using element_type = T;
+
+  GroupShared() : UniformRef<T>(BindingOf(&value_), 0) {}
+  GroupShared(const GroupShared&) = delete;
+  using UniformRef<T>::operator=;
+  GroupShared& operator=(const GroupShared& other) {
+    UniformRef<T>::operator=(other);
+    return *this;
+  }
+
+ private:
+  static MemoryBinding BindingOf(T* value) {
+    return MemoryBinding{reinterpret_cast<std::byte*>(value), 1, sizeof(T), 0,
+                         MemorySpace::kGroupShared, nullptr, "groupshared"};
+  }
+  T value_ = detail::UninitialisedGroupShared<T>();
+};
+
+}  // namespace waveemu

@@ -1,5 +1,529 @@
-// resources.h -- StructuredBuffer, RWStructuredBuffer, Buffer, RWBuffer, ByteAddressBuffer, RWByteAddressBuffer: masked gathers and scatters over host memory, out-of-bounds reads give 0 and writes are dropped (counted).
-// (Being written; this placeholder keeps emulator.h complete.)
+// resources.h -- Buffer, RWBuffer, StructuredBuffer, RWStructuredBuffer, ByteAddressBuffer,
+// RWByteAddressBuffer over host memory.
+//
+// A resource binds host memory like a descriptor: no copy, pointer semantics, so a kernel struct
+// that is const in Dispatch still writes through its RW members. Per-thread indices gather and
+// scatter for active threads only; out-of-bounds reads give 0 and out-of-bounds writes are dropped
+// (D3D buffer views), and each is counted on the resource and on the dispatch.
+//
+// Element types: scalars read as Lanes<T, N>, vectors (uint3, float4, any struct {T x, y, z}) as
+// Vector<T, C, N>, other structs as PerThread<S, N> (see resource_element.h).
 #pragma once
 
+#include "emulator/error.h"
+#include "emulator/exec.h"
 #include "emulator/lanes.h"
+#include "emulator/resource_atomic.h"
+#include "emulator/resource_element.h"
+#include "emulator/resource_ref.h"
+#include "emulator/vector.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+namespace waveemu {
+
+namespace detail {
+
+/// What every buffer kind shares: the bound memory, its element count and the out-of-bounds
+/// counters (shared by copies of the resource, like a descriptor's view of one resource).
+template <class E>
+class BufferCore {
+  static_assert(kIsElementType<E>,
+                "buffer elements must be trivially copyable plain data (scalars, vectors such as "
+                "uint3, or structs of them)");
+
+ public:
+  /// Out-of-bounds accesses through this binding so far (every dispatch and host use).
+  uint64_t out_of_bounds_reads() const { return counters_->reads.load(); }
+  uint64_t out_of_bounds_writes() const { return counters_->writes.load(); }
+  uint64_t out_of_bounds_atomics() const { return counters_->atomics.load(); }
+  /// Whether memory is bound (an unbound resource reads 0 and drops writes, like a null view).
+  bool bound() const { return base_ != nullptr; }
+  uint64_t size() const { return count_; }
+
+ protected:
+  BufferCore(const char* kind) : kind_(kind) {}
+  BufferCore(const char* kind, const E* data, size_t count)
+      : base_(reinterpret_cast<std::byte*>(const_cast<E*>(data))), count_(count), kind_(kind) {
+    if (count > uint64_t(UINT32_MAX))
+      throw UsageError(fmt::format("{}: {} elements do not fit HLSL's 32-bit indices", kind,
+                                   count));
+  }
+
+  MemoryBinding Binding() const {
+    return MemoryBinding{base_, count_, sizeof(E), 0, MemorySpace::kDevice, counters_.get(),
+                         kind_};
+  }
+
+  /// Masked gather of a whole element per active thread.
+  template <class I, int N>
+  PerThreadOf<E, N> Gather(const Lanes<I, N>& index) const {
+    return ElementRef<E, N>(Binding(), ToIndex(index)).Load();
+  }
+  E ReadUniform(uint32_t index) const { return UniformRef<E>(Binding(), index).Load(); }
+
+  std::byte* base_ = nullptr;
+  uint64_t count_ = 0;
+  std::shared_ptr<AccessCounters> counters_ = std::make_shared<AccessCounters>();
+  const char* kind_;
+};
+
+template <class E>
+constexpr void CheckTypedElement() {
+  static_assert(kIsLaneType<E> || kVectorComponents<E> != 0,
+                "Buffer<T>/RWBuffer<T> hold scalars or vectors of up to 4 components; use "
+                "StructuredBuffer<S> for structs");
+}
+
+}  // namespace detail
+
+// ------------------------------ read-only: Buffer, StructuredBuffer
+
+/// Read-only view: buf[i] with a per-thread index is a masked gather, with a uniform index the
+/// element itself.
+template <class E>
+class ReadOnlyBuffer : public detail::BufferCore<E> {
+ public:
+  using element_type = E;
+
+  template <class I, int N>
+  PerThreadOf<E, N> operator[](const Lanes<I, N>& index) const {
+    return this->Gather(index);
+  }
+  E operator[](uint32_t index) const { return this->ReadUniform(index); }
+  /// HLSL's Load(index): the same as operator[].
+  template <class I, int N>
+  PerThreadOf<E, N> Load(const Lanes<I, N>& index) const {
+    return this->Gather(index);
+  }
+  E Load(uint32_t index) const { return this->ReadUniform(index); }
+
+ protected:
+  using detail::BufferCore<E>::BufferCore;
+};
+
+/// Writable view: buf[i] is a reference that reads, writes and takes Interlocked*.
+template <class E>
+class ReadWriteBuffer : public detail::BufferCore<E> {
+ public:
+  using element_type = E;
+
+  template <class I, int N>
+  ElementRef<E, N> operator[](const Lanes<I, N>& index) const {
+    return ElementRef<E, N>(this->Binding(), detail::ToIndex(index));
+  }
+  UniformRef<E> operator[](uint32_t index) const { return UniformRef<E>(this->Binding(), index); }
+  template <class I, int N>
+  PerThreadOf<E, N> Load(const Lanes<I, N>& index) const {
+    return this->Gather(index);
+  }
+  E Load(uint32_t index) const { return this->ReadUniform(index); }
+
+ protected:
+  using detail::BufferCore<E>::BufferCore;
+};
+
+// ------------------------------ Buffer<T>
+
+/// HLSL Buffer<T> (typed SRV): scalars or vectors.
+template <class T>
+class Buffer : public ReadOnlyBuffer<T> {
+ public:
+  Buffer() : ReadOnlyBuffer<T>("Buffer") { detail::CheckTypedElement<T>(); }
+  explicit Buffer(std::span<const T> data)
+      : ReadOnlyBuffer<T>("Buffer", data.data(), data.size()) {
+    detail::CheckTypedElement<T>();
+  }
+  /// Number of elements.
+  void GetDimensions(uint32_t& dim) const { dim = uint32_t(this->count_); }
+};
+
+/// HLSL RWBuffer<T> (typed UAV).
+template <class T>
+class RWBuffer : public ReadWriteBuffer<T> {
+ public:
+  RWBuffer() : ReadWriteBuffer<T>("RWBuffer") { detail::CheckTypedElement<T>(); }
+  explicit RWBuffer(std::span<T> data)
+      : ReadWriteBuffer<T>("RWBuffer", data.data(), data.size()) {
+    detail::CheckTypedElement<T>();
+  }
+  void GetDimensions(uint32_t& dim) const { dim = uint32_t(this->count_); }
+};
+
+// ------------------------------ StructuredBuffer<T>
+
+/// HLSL StructuredBuffer<T> (structured SRV): scalars, vectors or structs.
+template <class T>
+class StructuredBuffer : public ReadOnlyBuffer<T> {
+ public:
+  StructuredBuffer() : ReadOnlyBuffer<T>("StructuredBuffer") {}
+  explicit StructuredBuffer(std::span<const T> data)
+      : ReadOnlyBuffer<T>("StructuredBuffer", data.data(), data.size()) {}
+  /// Number of elements and the element size in bytes (the host struct's sizeof).
+  void GetDimensions(uint32_t& numStructs, uint32_t& stride) const {
+    numStructs = uint32_t(this->count_);
+    stride = uint32_t(sizeof(T));
+  }
+};
+
+/// HLSL RWStructuredBuffer<T> (structured UAV).
+template <class T>
+class RWStructuredBuffer : public ReadWriteBuffer<T> {
+ public:
+  RWStructuredBuffer() : ReadWriteBuffer<T>("RWStructuredBuffer") {}
+  explicit RWStructuredBuffer(std::span<T> data)
+      : ReadWriteBuffer<T>("RWStructuredBuffer", data.data(), data.size()) {}
+  void GetDimensions(uint32_t& numStructs, uint32_t& stride) const {
+    numStructs = uint32_t(this->count_);
+    stride = uint32_t(sizeof(T));
+  }
+};
+
+// ------------------------------------------------------------------------------------------------
+// ByteAddressBuffer, RWByteAddressBuffer
+
+namespace detail {
+
+/// Alignment a raw-buffer access of E needs: its scalar size, at most 4 (D3D: addresses of
+/// Load/Store are multiples of 4; SM 6.2 templated Load<T> of 16-bit types may use 2).
+template <class E>
+constexpr uint32_t RawAlignment() {
+  if constexpr (kIsLaneType<E>) return sizeof(E) < 4 ? uint32_t(sizeof(E)) : 4u;
+  else if constexpr (kVectorComponents<E> != 0)
+    return RawAlignment<typename VectorElementTraits<E>::component_type>();
+  else return alignof(E) < 4 ? uint32_t(alignof(E)) : 4u;
+}
+
+/// The byte memory of a raw buffer: `bytes` bytes from `base`, a multiple of 4.
+class RawCore {
+ public:
+  uint64_t out_of_bounds_reads() const { return counters_->reads.load(); }
+  uint64_t out_of_bounds_writes() const { return counters_->writes.load(); }
+  uint64_t out_of_bounds_atomics() const { return counters_->atomics.load(); }
+  bool bound() const { return base_ != nullptr; }
+  /// Size in bytes.
+  void GetDimensions(uint32_t& dim) const { dim = uint32_t(bytes_); }
+
+  // ------------------------------ Load, Load2, Load3, Load4, Load<T>
+  template <class I, int N>
+  Uint<N> Load(const Lanes<I, N>& address) const {
+    return LoadAs<uint32_t>(address);
+  }
+  template <class I, int N>
+  Uint2<N> Load2(const Lanes<I, N>& address) const {
+    return LoadAs<Words<2>>(address);
+  }
+  template <class I, int N>
+  Uint3<N> Load3(const Lanes<I, N>& address) const {
+    return LoadAs<Words<3>>(address);
+  }
+  template <class I, int N>
+  Uint4<N> Load4(const Lanes<I, N>& address) const {
+    return LoadAs<Words<4>>(address);
+  }
+  /// Load<T>(address) (SM 6.2): any element type, per-thread address.
+  template <class T, class I, int N>
+  PerThreadOf<T, N> Load(const Lanes<I, N>& address) const {
+    return LoadAs<T>(address);
+  }
+  /// Uniform address: the value itself.
+  uint32_t Load(uint32_t address) const { return LoadUniform<uint32_t>(address); }
+  uint3 Load3(uint32_t address) const { return LoadUniform<uint3>(address); }
+  template <class T>
+  T Load(uint32_t address) const {
+    return LoadUniform<T>(address);
+  }
+
+ protected:
+  template <int C>
+  struct Words {};  // tag: C consecutive 32-bit words (Load2..Load4)
+
+  RawCore(const char* kind) : kind_(kind) {}
+  RawCore(const char* kind, std::byte* data, size_t bytes) : base_(data), bytes_(bytes), kind_(kind) {
+    if (bytes % 4 != 0)
+      throw UsageError(fmt::format("{}: the size must be a multiple of 4 bytes (got {}); raw "
+                                   "buffers are arrays of 32-bit words",
+                                   kind, bytes));
+    if (reinterpret_cast<uintptr_t>(data) % 4 != 0)
+      throw UsageError(fmt::format("{}: the memory must be 4-byte aligned", kind));
+    if (bytes > uint64_t(UINT32_MAX))
+      throw UsageError(fmt::format("{}: {} bytes do not fit HLSL's 32-bit addresses", kind, bytes));
+  }
+
+  MemoryBinding Binding(uint64_t element_size) const {
+    return MemoryBinding{base_, bytes_ / element_size, element_size, 0, MemorySpace::kDevice,
+                         counters_.get(), kind_};
+  }
+
+  /// The address rounded down to `align`; a misaligned address is undefined in D3D (HLSL:
+  /// "must be a multiple of 4"), hardware ignores the low bits, and profiles that poison
+  /// undefined points report it.
+  template <int N>
+  uint32_t Align(uint32_t address, uint32_t align, int thread, bool& reported) const {
+    const uint32_t a = address & ~(align - 1);
+    if (a != address && !reported) {
+      reported = true;
+      if (GroupState<N>* s = GroupState<N>::Current(); s && s->profile().poison_undefined)
+        s->Report(fmt::format("{}: address not a multiple of {} is undefined", kind_, align),
+                  fmt::format("{}, thread {}, address {} (rounded down to {})", s->Where(),
+                              thread, address, a));
+    }
+    return a;
+  }
+
+  /// Copies sizeof(E) bytes at `address` into e; bytes past the end read 0 (the buffer size is a
+  /// multiple of 4, so this is D3D's per-32-bit-component rule). Returns false when any byte was
+  /// out of bounds.
+  template <class E>
+  bool ReadBytes(uint64_t address, E& e) const {
+    unsigned char tmp[sizeof(E)] = {};
+    const uint64_t avail = address >= bytes_ ? 0 : bytes_ - address;
+    const uint64_t n = avail < sizeof(E) ? avail : sizeof(E);
+    if (n) std::memcpy(tmp, base_ + address, n);
+    std::memcpy(&e, tmp, sizeof(E));
+    return n == sizeof(E);
+  }
+  /// Writes the bytes of e that are in bounds; returns false when any was dropped.
+  template <class E>
+  bool WriteBytes(uint64_t address, const E& e) const {
+    const uint64_t avail = address >= bytes_ ? 0 : bytes_ - address;
+    const uint64_t n = avail < sizeof(E) ? avail : sizeof(E);
+    if (n) std::memcpy(base_ + address, &e, n);
+    return n == sizeof(E);
+  }
+
+  template <class E, class I, int N>
+  auto LoadAs(const Lanes<I, N>& address) const {
+    const Uint<N> addr = ToIndex(address);
+    using Out = std::conditional_t<std::is_same_v<E, Words<2>>, Uint2<N>,
+                std::conditional_t<std::is_same_v<E, Words<3>>, Uint3<N>,
+                std::conditional_t<std::is_same_v<E, Words<4>>, Uint4<N>, PerThreadOf<E, N>>>>;
+    constexpr int kWords = std::is_same_v<E, Words<2>> ? 2 : std::is_same_v<E, Words<3>> ? 3
+                           : std::is_same_v<E, Words<4>> ? 4 : 0;
+    constexpr uint32_t kAlign = kWords ? 4u : RawAlignment<E>();
+    Out r{};
+    uint64_t oob = 0;
+    int first = -1;
+    bool reported = false;
+    CurrentMask<N>().ForEach([&](int t) {
+      const uint32_t a = Align<N>(addr.lane(t), kAlign, t, reported);
+      bool ok;
+      if constexpr (kWords) {
+        std::array<uint32_t, kWords> w{};
+        ok = ReadBytes(a, w);
+        for (int c = 0; c < kWords; ++c) r[c].set_lane(t, w[c]);
+      } else {
+        E e;
+        ok = ReadBytes(a, e);
+        SetLane<E, N>(r, t, e);
+      }
+      if (!ok && oob++ == 0) first = t;
+    });
+    if (oob)
+      RecordOutOfBounds(Binding(1), AccessKind::kRead, oob, first, addr.lane(first));
+    return r;
+  }
+
+  template <class E>
+  E LoadUniform(uint32_t address) const {
+    E e;
+    const uint32_t a = address & ~(RawAlignment<E>() - 1);
+    if (!ReadBytes(a, e)) RecordOutOfBounds(Binding(1), AccessKind::kRead, 1, 0, address);
+    return e;
+  }
+
+  std::byte* base_ = nullptr;
+  uint64_t bytes_ = 0;
+  std::shared_ptr<AccessCounters> counters_ = std::make_shared<AccessCounters>();
+  const char* kind_;
+};
+
+}  // namespace detail
+
+/// HLSL ByteAddressBuffer. Binds 32-bit words (std::span<const uint32_t>) or bytes
+/// (std::span<const std::byte>, 4-byte aligned, a multiple of 4 long). Addresses are in bytes.
+class ByteAddressBuffer : public detail::RawCore {
+ public:
+  ByteAddressBuffer() : RawCore("ByteAddressBuffer") {}
+  explicit ByteAddressBuffer(std::span<const uint32_t> words)
+      : RawCore("ByteAddressBuffer",
+                reinterpret_cast<std::byte*>(const_cast<uint32_t*>(words.data())),
+                words.size_bytes()) {}
+  explicit ByteAddressBuffer(std::span<const std::byte> bytes)
+      : RawCore("ByteAddressBuffer", const_cast<std::byte*>(bytes.data()), bytes.size()) {}
+};
+
+/// HLSL RWByteAddressBuffer: ByteAddressBuffer plus Store* and the Interlocked* methods
+/// (atomics.h).
+class RWByteAddressBuffer : public detail::RawCore {
+ public:
+  RWByteAddressBuffer() : RawCore("RWByteAddressBuffer") {}
+  explicit RWByteAddressBuffer(std::span<uint32_t> words)
+      : RawCore("RWByteAddressBuffer", reinterpret_cast<std::byte*>(words.data()),
+                words.size_bytes()) {}
+  explicit RWByteAddressBuffer(std::span<std::byte> bytes)
+      : RawCore("RWByteAddressBuffer", bytes.data(), bytes.size()) {}
+
+  // ------------------------------ Store, Store2, Store3, Store4, Store<T>
+  template <class I, int N, class V>
+  void Store(const Lanes<I, N>& address, const V& value) const {
+    StoreAs<uint32_t>(address, detail::AsPerThread<Uint<N>>(value));
+  }
+  template <class I, int N>
+  void Store2(const Lanes<I, N>& address, const Uint2<N>& value) const {
+    StoreWords<2>(address, value);
+  }
+  template <class I, int N>
+  void Store3(const Lanes<I, N>& address, const Uint3<N>& value) const {
+    StoreWords<3>(address, value);
+  }
+  template <class I, int N>
+  void Store4(const Lanes<I, N>& address, const Uint4<N>& value) const {
+    StoreWords<4>(address, value);
+  }
+  /// Store<T>(address, value) (SM 6.2).
+  template <class T, class I, int N, class V>
+  void Store(const Lanes<I, N>& address, const V& value) const {
+    StoreAs<T>(address, detail::AsPerThread<PerThreadOf<T, N>>(value));
+  }
+  /// Uniform address with a per-thread value: the last active thread's value stays.
+  template <class U, int N>
+  void Store(uint32_t address, const Lanes<U, N>& value) const {
+    Store(Uint<N>(address), value);
+  }
+  /// Uniform address and value.
+  void Store(uint32_t address, uint32_t value) const {
+    if (!detail::AnyThreadActive()) return;
+    if (!WriteBytes(address & ~3u, value))
+      detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, 1, 0, address);
+  }
+
+  // ------------------------------ Interlocked* methods
+  // buf.InterlockedAdd(address, value[, original_value]) on the 32-bit word at a byte address
+  // (a multiple of 4); the ...64 forms (SM 6.6) on the 64-bit word at a multiple of 8. A signed
+  // value makes Min/Max signed, as HLSL's int overloads do.
+#define WAVEEMU_RAW_ATOMIC(NAME, OP, BITS)                                                     \
+  template <int N = 0, class A, class V>                                                      \
+  void NAME(const A& address, const V& value) const {                                         \
+    detail::Interlocked<N>("RWByteAddressBuffer::" #NAME, OP, Word<BITS, V>(address), value,  \
+                           detail::NoArg{}, detail::NoArg{});                                 \
+  }                                                                                           \
+  template <int N = 0, class A, class V, class O>                                             \
+  void NAME(const A& address, const V& value, O&& original_value) const {                     \
+    detail::Interlocked<N>("RWByteAddressBuffer::" #NAME, OP, Word<BITS, V>(address), value,  \
+                           detail::NoArg{}, std::forward<O>(original_value));                 \
+  }
+  WAVEEMU_RAW_ATOMIC(InterlockedAdd, AtomicOp::kAdd, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedMin, AtomicOp::kMin, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedMax, AtomicOp::kMax, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedAnd, AtomicOp::kAnd, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedOr, AtomicOp::kOr, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedXor, AtomicOp::kXor, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedExchange, AtomicOp::kExchange, 32)
+  WAVEEMU_RAW_ATOMIC(InterlockedAdd64, AtomicOp::kAdd, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedMin64, AtomicOp::kMin, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedMax64, AtomicOp::kMax, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedAnd64, AtomicOp::kAnd, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedOr64, AtomicOp::kOr, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedXor64, AtomicOp::kXor, 64)
+  WAVEEMU_RAW_ATOMIC(InterlockedExchange64, AtomicOp::kExchange, 64)
+#undef WAVEEMU_RAW_ATOMIC
+  template <int N = 0, class A, class C, class V, class O>
+  void InterlockedCompareExchange(const A& address, const C& compare_value, const V& value,
+                                  O&& original_value) const {
+    detail::Interlocked<N>("RWByteAddressBuffer::InterlockedCompareExchange",
+                           AtomicOp::kCompareExchange, Word<32, V>(address), value, compare_value,
+                           std::forward<O>(original_value));
+  }
+  template <int N = 0, class A, class C, class V>
+  void InterlockedCompareStore(const A& address, const C& compare_value, const V& value) const {
+    detail::Interlocked<N>("RWByteAddressBuffer::InterlockedCompareStore",
+                           AtomicOp::kCompareStore, Word<32, V>(address), value, compare_value,
+                           detail::NoArg{});
+  }
+  template <int N = 0, class A, class C, class V, class O>
+  void InterlockedCompareExchange64(const A& address, const C& compare_value, const V& value,
+                                    O&& original_value) const {
+    detail::Interlocked<N>("RWByteAddressBuffer::InterlockedCompareExchange64",
+                           AtomicOp::kCompareExchange, Word<64, V>(address), value, compare_value,
+                           std::forward<O>(original_value));
+  }
+  template <int N = 0, class A, class C, class V>
+  void InterlockedCompareStore64(const A& address, const C& compare_value, const V& value) const {
+    detail::Interlocked<N>("RWByteAddressBuffer::InterlockedCompareStore64",
+                           AtomicOp::kCompareStore, Word<64, V>(address), value, compare_value,
+                           detail::NoArg{});
+  }
+
+  /// A reference to the 32-bit (or, with T = uint64_t/int64_t, 64-bit) word at a byte address,
+  /// for the Interlocked* methods.
+  template <class T, class I, int N>
+  ElementRef<T, N> WordAt(const Lanes<I, N>& address) const {
+    constexpr uint32_t kSize = sizeof(T);
+    const Uint<N> addr = detail::ToIndex(address);
+    Uint<N> index{NoInit{}};
+    bool reported = false;
+    for (int t = 0; t < N; ++t) {
+      const uint32_t a = CurrentMask<N>().Test(t) ? Align<N>(addr.lane(t), kSize, t, reported)
+                                                  : addr.lane(t);
+      index.set_lane(t, a / kSize);
+    }
+    return ElementRef<T, N>(Binding(kSize), index);
+  }
+  template <class T>
+  UniformRef<T> WordAt(uint32_t address) const {
+    return UniformRef<T>(Binding(sizeof(T)), address / uint32_t(sizeof(T)));
+  }
+
+ private:
+  /// The destination word of a raw atomic: signed when the value's type is signed.
+  template <int Bits, class V>
+  static constexpr auto WordTypeTag() {
+    using S = std::remove_cvref_t<decltype(detail::ScalarOf<V>())>;
+    constexpr bool kSigned = std::is_signed_v<S>;
+    if constexpr (Bits == 32) return std::conditional_t<kSigned, int32_t, uint32_t>{};
+    else return std::conditional_t<kSigned, int64_t, uint64_t>{};
+  }
+  template <int Bits, class V, class A>
+  auto Word(const A& address) const {
+    using T = decltype(WordTypeTag<Bits, V>());
+    if constexpr (detail::IsLanes<A>::value) return WordAt<T>(address);
+    else return WordAt<T>(uint32_t(address));
+  }
+
+  template <class E, class I, int N>
+  void StoreAs(const Lanes<I, N>& address, const PerThreadOf<E, N>& value) const {
+    const Uint<N> addr = detail::ToIndex(address);
+    uint64_t oob = 0;
+    int first = -1;
+    bool reported = false;
+    CurrentMask<N>().ForEach([&](int t) {
+      const uint32_t a = Align<N>(addr.lane(t), detail::RawAlignment<E>(), t, reported);
+      if (!WriteBytes(a, GetLane<E, N>(value, t)) && oob++ == 0) first = t;
+    });
+    if (oob)
+      detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, oob, first, addr.lane(first));
+  }
+  template <int C, class I, int N>
+  void StoreWords(const Lanes<I, N>& address, const Vector<uint32_t, C, N>& value) const {
+    const Uint<N> addr = detail::ToIndex(address);
+    uint64_t oob = 0;
+    int first = -1;
+    bool reported = false;
+    CurrentMask<N>().ForEach([&](int t) {
+      const uint32_t a = Align<N>(addr.lane(t), 4, t, reported);
+      uint32_t w[C];
+      for (int c = 0; c < C; ++c) w[c] = value[c].lane(t);
+      if (!WriteBytes(a, w) && oob++ == 0) first = t;
+    });
+    if (oob)
+      detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, oob, first, addr.lane(first));
+  }
+};
+
+}  // namespace waveemu

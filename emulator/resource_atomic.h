@@ -1,0 +1,291 @@
+// resource_atomic.h -- the core of the Interlocked* family: one atomic operation applied by every
+// active thread, in ascending thread order, to a per-thread or uniform destination.
+//
+// Device memory goes through std::atomic_ref, so groups running in parallel on different cores
+// see each other's atomics correctly; groupshared memory needs none (one OS thread runs a whole
+// group). atomics.h holds the HLSL-named functions; RWByteAddressBuffer's methods use this too.
+#pragma once
+
+#include "emulator/exec.h"
+#include "emulator/lanes.h"
+#include "emulator/poison.h"
+#include "emulator/resource_ref.h"
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace waveemu {
+
+enum class AtomicOp : uint8_t {
+  kAdd, kMin, kMax, kAnd, kOr, kXor, kExchange, kCompareExchange, kCompareStore
+};
+
+namespace detail {
+
+template <class T>
+inline constexpr bool kIsAtomicType =
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> ||
+    std::is_same_v<T, uint64_t>;
+
+/// Applies op to *p once and returns the value before it. Signed Min/Max compare as signed,
+/// Add wraps (HLSL atomics are sign-insensitive for Add).
+template <class T>
+T AtomicApply(AtomicOp op, T* p, bool device, T value, T compare) {
+  using U = std::make_unsigned_t<T>;
+  if (device) {
+    std::atomic_ref<T> a(*p);
+    switch (op) {
+      case AtomicOp::kAdd: return a.fetch_add(value);  // atomic signed arithmetic wraps
+      case AtomicOp::kAnd: return a.fetch_and(value);
+      case AtomicOp::kOr: return a.fetch_or(value);
+      case AtomicOp::kXor: return a.fetch_xor(value);
+      case AtomicOp::kExchange: return a.exchange(value);
+      case AtomicOp::kMin: {
+        T cur = a.load();
+        while (value < cur && !a.compare_exchange_weak(cur, value)) {
+        }
+        return cur;
+      }
+      case AtomicOp::kMax: {
+        T cur = a.load();
+        while (value > cur && !a.compare_exchange_weak(cur, value)) {
+        }
+        return cur;
+      }
+      case AtomicOp::kCompareExchange:
+      case AtomicOp::kCompareStore: {
+        T expected = compare;
+        a.compare_exchange_strong(expected, value);  // expected ends as the original either way
+        return expected;
+      }
+    }
+    return T(0);
+  }
+  const T old = *p;
+  switch (op) {
+    case AtomicOp::kAdd: *p = T(U(old) + U(value)); break;
+    case AtomicOp::kAnd: *p = T(old & value); break;
+    case AtomicOp::kOr: *p = T(old | value); break;
+    case AtomicOp::kXor: *p = T(old ^ value); break;
+    case AtomicOp::kExchange: *p = value; break;
+    case AtomicOp::kMin: *p = value < old ? value : old; break;
+    case AtomicOp::kMax: *p = value > old ? value : old; break;
+    case AtomicOp::kCompareExchange:
+    case AtomicOp::kCompareStore:
+      if (old == compare) *p = value;
+      break;
+  }
+  return old;
+}
+
+/// The original value an out-of-bounds atomic returns: undefined in D3D, so the poisoning
+/// profiles give the poison pattern and report it, the others 0.
+template <class T, int N>
+T UndefinedOriginal(const char* name, int thread, uint32_t index, bool& reported) {
+  GroupState<N>* s = GroupState<N>::Current();
+  if (!s || !s->profile().poison_undefined) return T(0);
+  if (!reported) {
+    reported = true;
+    s->Report(fmt::format("{}: original value of an out-of-bounds atomic is undefined", name),
+              fmt::format("{}, thread {}, index {}", s->Where(), thread, index));
+  }
+  return Poison<T>();
+}
+
+/// Every active thread applies op to its own destination, in ascending thread order.
+/// Returns the per-thread original values (0 for inactive threads).
+template <class T, int N>
+Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N>& dest,
+                            const Lanes<T, N>& value, const Lanes<T, N>& compare) {
+  static_assert(kIsAtomicType<T>,
+                "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
+  const Mask<N> active = CurrentMask<N>();
+  const bool device = dest.binding().space == MemorySpace::kDevice;
+  Lanes<T, N> original(T(0));
+  uint64_t oob = 0;
+  int first = -1;
+  bool reported = false;
+  dest.ForEachTarget(active, [&](int t, T* p) {
+    if (p) {
+      original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
+    } else {
+      if (oob++ == 0) first = t;
+      original.set_lane(t, UndefinedOriginal<T, N>(name, t, dest.index().lane(t), reported));
+    }
+  });
+  if (oob) RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, oob, first, dest.index().lane(first));
+  return original;
+}
+
+/// Every active thread applies op to one element, in ascending thread order. For Add on device
+/// memory this is one fetch_add of the total, each thread's original being the value before it
+/// plus the sum of the lower threads' values: the same result as the lane-order loop, and the
+/// group's additions stay contiguous, as GPUs that coalesce a wave's atomics make them.
+template <class T, int N>
+Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
+                          const Lanes<T, N>& value, const Lanes<T, N>& compare) {
+  static_assert(kIsAtomicType<T>,
+                "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
+  using U = std::make_unsigned_t<T>;
+  const Mask<N> active = CurrentMask<N>();
+  Lanes<T, N> original(T(0));
+  if (active.Empty()) return original;
+  T* p = dest.Target();
+  if (!p) {
+    bool reported = false;
+    active.ForEach([&](int t) {
+      original.set_lane(t, UndefinedOriginal<T, N>(name, t, dest.index(), reported));
+    });
+    RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, uint64_t(active.Count()),
+                      active.First(), dest.index());
+    return original;
+  }
+  const bool device = dest.binding().space == MemorySpace::kDevice;
+  if (op == AtomicOp::kAdd && device) {
+    U total = 0;
+    active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
+    U running = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
+    active.ForEach([&](int t) {
+      original.set_lane(t, T(running));
+      running = U(running + U(value.lane(t)));
+    });
+    return original;
+  }
+  active.ForEach([&](int t) {
+    original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
+  });
+  return original;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The driver behind every Interlocked* function and method.
+
+struct NoArg {
+  static constexpr int kSize = 0;
+};
+
+/// The thread count a per-thread argument carries (0 for uniform ones).
+template <class X>
+constexpr int ThreadsOf() {
+  using D = std::remove_cvref_t<X>;
+  if constexpr (requires { D::kSize; }) return D::kSize;
+  else return 0;
+}
+
+template <int Explicit, class... Xs>
+constexpr int PickThreads() {
+  int n = Explicit;
+  ((n = n ? n : ThreadsOf<Xs>()), ...);
+  return n;
+}
+template <int N, class... Xs>
+constexpr bool SameThreads() {
+  return ((ThreadsOf<Xs>() == 0 || ThreadsOf<Xs>() == N) && ...);
+}
+
+/// The element type of a destination (ElementRef, UniformRef, or a groupshared variable).
+template <class D>
+using DestElement = typename std::remove_cvref_t<D>::element_type;
+
+template <class T, int N, class V>
+Lanes<T, N> AtomicOperand(const V& v) {
+  if constexpr (std::is_same_v<V, NoArg>) return Lanes<T, N>(T(0));
+  else return AsPerThread<Lanes<T, N>>(v);
+}
+
+/// original_value = result, for the active threads: a per-thread local, an RW element or a
+/// groupshared element or variable.
+template <class T, int N, class O>
+void AssignOriginal(O&& out, const Lanes<T, N>& result) {
+  using D = std::remove_cvref_t<O>;
+  if constexpr (std::is_same_v<D, NoArg>) {
+  } else if constexpr (IsLanes<D>::value) {
+    static_assert(D::kSize == N, "Interlocked*: original_value has a different thread count");
+    out = AsPerThread<D>(result);
+  } else if constexpr (HasLoad<D>) {
+    out = result;
+  } else {
+    static_assert(kDependentFalse<D>,
+                  "Interlocked*: original_value must be a per-thread value (Uint<N>, Int<N>, ...) "
+                  "or an RW buffer / groupshared element; a plain C++ scalar cannot hold one "
+                  "value per thread");
+  }
+}
+
+/// The number of active threads of the running group, when GroupBase can tell (it needs an
+/// ActiveCount() accessor; until exec.h has one, an all-uniform atomic needs an explicit <N>).
+template <class G = GroupBase>
+constexpr bool kCanCountActive = requires(const G& g) { g.ActiveCount(); };
+
+template <class G = GroupBase>
+int ActiveThreadCount() {
+  G* g = G::Current();
+  if constexpr (kCanCountActive<G>) return g ? g->ActiveCount() : 1;
+  else return 1;
+}
+
+/// An atomic whose destination, value and original_value are all uniform: each active thread
+/// applies the same operation; original_value gets the last thread's original.
+template <class Dest, class V, class C, class O>
+void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& value,
+                           const C& compare, O&& original_value) {
+  static_assert(kCanCountActive<std::conditional_t<std::is_same_v<V, V>, GroupBase, void>>,
+                "Interlocked*: no argument is per-thread, so the thread count cannot be deduced; "
+                "write InterlockedAdd<N>(...) with N = threads per group");
+  using T = DestElement<Dest>;
+  static_assert(kIsAtomicType<T>,
+                "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
+  using U = std::make_unsigned_t<T>;
+  const int count = ActiveThreadCount();
+  if (count == 0) return;
+  const UniformRef<T>& ref = static_cast<const UniformRef<T>&>(dest);
+  const T v = AtomicOperand<T, 1>(value).lane(0);
+  const T c = AtomicOperand<T, 1>(compare).lane(0);
+  T last{};
+  T* p = ref.Target();
+  const bool device = ref.binding().space == MemorySpace::kDevice;
+  if (!p) {
+    RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count), 0, ref.index());
+    last = T(0);
+  } else if (op == AtomicOp::kAdd && device) {
+    const U total = U(U(v) * U(count));
+    last = T(U(std::atomic_ref<T>(*p).fetch_add(T(total))) + U(v) * U(count - 1));
+  } else {
+    for (int i = 0; i < count; ++i) last = AtomicApply(op, p, device, v, c);
+  }
+  using D = std::remove_cvref_t<O>;
+  if constexpr (!std::is_same_v<D, NoArg>) original_value = last;
+  (void)name;
+}
+
+template <int Explicit, class Dest, class V, class C, class O>
+void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V& value, const C& compare,
+                 O&& original_value) {
+  constexpr int N = PickThreads<Explicit, Dest, V, C, O>();
+  if constexpr (N == 0) {
+    // Every argument is uniform: only the number of active threads matters.
+    InterlockedAllUniform(name, op, dest, value, compare, std::forward<O>(original_value));
+    return;
+  } else {
+  static_assert(SameThreads<N, Dest, V, C, O>(),
+                "Interlocked*: the arguments have different thread counts");
+  using T = DestElement<Dest>;
+  static_assert(kIsAtomicType<T>,
+                "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
+  const Lanes<T, N> v = AtomicOperand<T, N>(value);
+  const Lanes<T, N> c = AtomicOperand<T, N>(compare);
+  using D = std::remove_cvref_t<Dest>;
+  const Lanes<T, N> result = [&] {
+    if constexpr (ThreadsOf<D>() != 0)
+      return AtomicPerThread<T, N>(name, op, dest, v, c);
+    else
+      return AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c);
+  }();
+  AssignOriginal<T, N>(std::forward<O>(original_value), result);
+  }
+}
+
+}  // namespace detail
+}  // namespace waveemu

@@ -1,0 +1,164 @@
+// resource_element.h -- how one buffer or groupshared element maps to per-thread values.
+//
+// A scalar element T reads as Lanes<T, N>; a vector element (a plain struct {T x, y[, z[, w]]},
+// such as uint3 or float4) reads as Vector<T, C, N>; any other trivially copyable struct S reads
+// as PerThread<S, N>: N copies of S, one per thread, with .field(&S::member) for one member.
+#pragma once
+
+#include "emulator/lanes.h"
+#include "emulator/vector.h"
+
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+namespace waveemu {
+
+template <class E>
+inline constexpr bool kIsElementType = std::is_trivially_copyable_v<E> && !std::is_pointer_v<E> &&
+                                       !std::is_reference_v<E> && !std::is_same_v<E, bool>;
+
+namespace detail {
+
+template <class E>
+concept HasX = requires(E e) { e.x; };
+template <class E>
+concept HasY = requires(E e) { e.y; };
+template <class E>
+concept HasZ = requires(E e) { e.z; };
+template <class E>
+concept HasW = requires(E e) { e.w; };
+
+template <class E>
+constexpr int VectorComponents() {
+  if constexpr (!std::is_class_v<E> || !HasX<E> || !HasY<E>) {
+    return 0;
+  } else {
+    using T = std::remove_cvref_t<decltype(std::declval<E&>().x)>;
+    if constexpr (!kIsLaneType<T> || !std::is_same_v<T, std::remove_cvref_t<decltype(std::declval<E&>().y)>>)
+      return 0;
+    else if constexpr (HasW<E> && HasZ<E>)
+      return sizeof(E) == 4 * sizeof(T) ? 4 : 0;
+    else if constexpr (HasZ<E>)
+      return sizeof(E) == 3 * sizeof(T) ? 3 : 0;
+    else
+      return sizeof(E) == 2 * sizeof(T) ? 2 : 0;
+  }
+}
+
+}  // namespace detail
+
+/// A struct {T x, y[, z[, w]]} with nothing else in it: HLSL's uniform vector types (uint3,
+/// float4, ...). Such elements read as Vector<T, C, N>.
+template <class E>
+inline constexpr int kVectorComponents = detail::VectorComponents<E>();
+
+template <class E>
+struct VectorElementTraits {
+  using component_type = std::remove_cvref_t<decltype(std::declval<E&>().x)>;
+};
+
+/// A per-thread copy of a struct element: thread t's value is lane(t). Assignment is masked by
+/// the current execution mask, like Lanes.
+template <class S, int N>
+class PerThread {
+ public:
+  using value_type = S;
+  static constexpr int kSize = N;
+
+  PerThread() = default;
+  explicit PerThread(const S& s) { v_.fill(s); }
+  PerThread(const PerThread&) = default;
+  PerThread& operator=(const PerThread& other) {
+    CurrentMask<N>().ForEach([&](int t) { v_[t] = other.v_[t]; });
+    return *this;
+  }
+
+  S& lane(int t) { return v_[t]; }
+  const S& lane(int t) const { return v_[t]; }
+  void set_lane(int t, const S& s) { v_[t] = s; }
+
+  /// One member on every thread: p.field(&Particle::position).
+  template <class M>
+  auto field(M S::*member) const;
+  /// Masked write of one member: p.set_field(&Particle::age, age).
+  template <class M, class V>
+  void set_field(M S::*member, const V& value);
+
+ private:
+  std::array<S, N> v_{};
+};
+
+namespace detail {
+
+template <class E, int N>
+auto PerThreadTypeOf() {
+  if constexpr (kIsLaneType<E>) return Lanes<E, N>{};
+  else if constexpr (kVectorComponents<E> != 0)
+    return Vector<typename VectorElementTraits<E>::component_type, kVectorComponents<E>, N>{};
+  else return PerThread<E, N>{};
+}
+
+}  // namespace detail
+
+/// The per-thread type an element E reads as: Lanes<T, N>, Vector<T, C, N> or PerThread<S, N>.
+template <class E, int N>
+using PerThreadOf = decltype(detail::PerThreadTypeOf<E, N>());
+
+/// Thread t's element of a per-thread value.
+template <class E, int N>
+E GetLane(const PerThreadOf<E, N>& v, int t) {
+  if constexpr (kIsLaneType<E>) {
+    return v.lane(t);
+  } else if constexpr (kVectorComponents<E> != 0) {
+    E e;
+    e.x = v.x.lane(t);
+    e.y = v.y.lane(t);
+    if constexpr (kVectorComponents<E> >= 3) e.z = v.z.lane(t);
+    if constexpr (kVectorComponents<E> >= 4) e.w = v.w.lane(t);
+    return e;
+  } else {
+    return v.lane(t);
+  }
+}
+
+/// Sets thread t's element of a per-thread value (unmasked).
+template <class E, int N>
+void SetLane(PerThreadOf<E, N>& v, int t, const E& e) {
+  if constexpr (kIsLaneType<E>) {
+    v.set_lane(t, e);
+  } else if constexpr (kVectorComponents<E> != 0) {
+    v.x.set_lane(t, e.x);
+    v.y.set_lane(t, e.y);
+    if constexpr (kVectorComponents<E> >= 3) v.z.set_lane(t, e.z);
+    if constexpr (kVectorComponents<E> >= 4) v.w.set_lane(t, e.w);
+  } else {
+    v.set_lane(t, e);
+  }
+}
+
+/// Byte offset of a member inside S (S must be default-constructible; elements are plain data).
+template <class S, class M>
+size_t MemberOffset(M S::*member) {
+  static const S probe{};
+  return size_t(reinterpret_cast<const unsigned char*>(&(probe.*member)) -
+                reinterpret_cast<const unsigned char*>(&probe));
+}
+
+template <class S, int N>
+template <class M>
+auto PerThread<S, N>::field(M S::*member) const {
+  PerThreadOf<M, N> r{};
+  for (int t = 0; t < N; ++t) SetLane<M, N>(r, t, v_[t].*member);
+  return r;
+}
+
+template <class S, int N>
+template <class M, class V>
+void PerThread<S, N>::set_field(M S::*member, const V& value) {
+  const PerThreadOf<M, N> converted(value);
+  CurrentMask<N>().ForEach([&](int t) { v_[t].*member = GetLane<M, N>(converted, t); });
+}
+
+}  // namespace waveemu

@@ -1,0 +1,447 @@
+// resource_ref.h -- references to elements of RW buffers and groupshared arrays.
+//
+// RW[i] with a per-thread index is an ElementRef: it gathers for active threads when read and
+// scatters for active threads when assigned, and is the destination of Interlocked*. RW[u] with a
+// uniform index is a UniformRef to one element. Both are views (pointer semantics), so writes
+// work through a const resource, as through a descriptor.
+#pragma once
+
+#include "emulator/exec.h"
+#include "emulator/lanes.h"
+#include "emulator/resource_element.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace waveemu {
+
+enum class MemorySpace : uint8_t { kDevice, kGroupShared };
+enum class AccessKind : uint8_t { kRead, kWrite, kAtomic };
+
+/// Out-of-bounds accesses through one binding (and its copies), in or out of a dispatch.
+struct AccessCounters {
+  std::atomic<uint64_t> reads{0};
+  std::atomic<uint64_t> writes{0};
+  std::atomic<uint64_t> atomics{0};
+};
+
+/// Where a reference points: `count` elements of `stride` bytes from `base`; the accessed part
+/// starts `offset` bytes into an element (a struct member).
+struct MemoryBinding {
+  std::byte* base = nullptr;
+  uint64_t count = 0;
+  uint64_t stride = 0;
+  uint64_t offset = 0;
+  MemorySpace space = MemorySpace::kDevice;
+  AccessCounters* counters = nullptr;
+  const char* kind = "buffer";  // resource kind, for messages
+
+  std::byte* Address(uint64_t index) const { return base + index * stride + offset; }
+  bool InBounds(uint64_t index) const { return index < count; }
+};
+
+namespace detail {
+
+inline const char* AccessName(AccessKind a) {
+  return a == AccessKind::kRead ? "read" : a == AccessKind::kWrite ? "write" : "atomic";
+}
+
+/// Counts `threads` out-of-bounds accesses of one statement: on the binding and, inside a
+/// dispatch, on the dispatch. Device memory has defined results (D3D buffer views: reads give 0,
+/// writes are dropped); groupshared out-of-bounds access is undefined in HLSL, so it is also
+/// reported as a diagnostic.
+inline void RecordOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t threads,
+                              int first_thread, uint64_t first_index) {
+  if (threads == 0) return;
+  if (m.counters) {
+    auto& c = a == AccessKind::kRead    ? m.counters->reads
+              : a == AccessKind::kWrite ? m.counters->writes
+                                        : m.counters->atomics;
+    c.fetch_add(threads, std::memory_order_relaxed);
+  }
+  GroupBase* g = GroupBase::Current();
+  if (!g) return;
+  if (m.space == MemorySpace::kDevice) {
+    if (DispatchShared* s = g->shared()) {
+      auto& c = a == AccessKind::kRead    ? s->out_of_bounds_reads
+                : a == AccessKind::kWrite ? s->out_of_bounds_writes
+                                          : s->out_of_bounds_atomics;
+      c.fetch_add(threads, std::memory_order_relaxed);
+    }
+  } else {
+    g->Report(fmt::format("groupshared out-of-bounds {} is undefined", AccessName(a)),
+              fmt::format("{}, {} thread(s), first thread {} at index {} of {} (reads give 0, "
+                          "writes are dropped here)",
+                          g->Where(), threads, first_thread, first_index, m.count));
+  }
+}
+
+/// Whether any thread of the running group is active (true outside a dispatch). Uniform-index
+/// writes need it; GroupBase has no mask accessor yet, so until it gains AnyActive() a uniform
+/// write always happens (a statement reached with no active thread is rare: only after every
+/// thread returned).
+template <class G = GroupBase>
+bool AnyThreadActive() {
+  G* g = G::Current();
+  if constexpr (requires(G& x) { x.AnyActive(); }) return !g || g->AnyActive();
+  else return true;
+}
+
+template <class T>
+struct IsLanes : std::false_type {};
+template <class T, int N>
+struct IsLanes<Lanes<T, N>> : std::true_type {};
+
+/// The scalar type of a value: T for Lanes<T, N> and references to T elements, else itself.
+template <class V>
+auto ScalarOf() {
+  if constexpr (IsLanes<V>::value) return typename V::value_type{};
+  else if constexpr (requires { typename V::element_type; }) return typename V::element_type{};
+  else return V{};
+}
+
+/// A per-thread index as Uint<N>: 16- and 32-bit integer lanes convert as HLSL does (a negative
+/// int becomes a large uint, so it is out of bounds).
+template <class I, int N>
+Uint<N> ToIndex(const Lanes<I, N>& index) {
+  static_assert(std::is_integral_v<I> && sizeof(I) <= 4,
+                "a buffer or groupshared index must be a 16- or 32-bit integer (uint, int)");
+  if constexpr (std::is_same_v<I, uint32_t>) return index;
+  else return Uint<N>(index);
+}
+
+}  // namespace detail
+
+template <class E, int N>
+class ElementRef;
+template <class E>
+class UniformRef;
+
+namespace detail {
+
+/// Arithmetic and comparisons on a reference to a scalar element read the element first. They
+/// are hidden friends taking the reference type itself, because operator templates do not see
+/// implicit conversions.
+#define WAVEEMU_REF_BINARY(OP)                                                           \
+  friend auto operator OP(const Derived& a, const Derived& b) { return a.Load() OP b.Load(); } \
+  friend auto operator OP(const Derived& a, const Lanes<T, N>& b) { return a.Load() OP b; }    \
+  friend auto operator OP(const Lanes<T, N>& a, const Derived& b) { return a OP b.Load(); }    \
+  template <class S>                                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  friend auto operator OP(const Derived& a, S b) {                                       \
+    return a.Load() OP b;                                                                \
+  }                                                                                      \
+  template <class S>                                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  friend auto operator OP(S a, const Derived& b) {                                       \
+    return a OP b.Load();                                                                \
+  }
+
+template <class Derived, class T, int N>
+struct PerThreadRefOps {
+  WAVEEMU_REF_BINARY(+)
+  WAVEEMU_REF_BINARY(-)
+  WAVEEMU_REF_BINARY(*)
+  WAVEEMU_REF_BINARY(/)
+  WAVEEMU_REF_BINARY(%)
+  WAVEEMU_REF_BINARY(&)
+  WAVEEMU_REF_BINARY(|)
+  WAVEEMU_REF_BINARY(^)
+  WAVEEMU_REF_BINARY(<<)
+  WAVEEMU_REF_BINARY(>>)
+  WAVEEMU_REF_BINARY(==)
+  WAVEEMU_REF_BINARY(!=)
+  WAVEEMU_REF_BINARY(<)
+  WAVEEMU_REF_BINARY(<=)
+  WAVEEMU_REF_BINARY(>)
+  WAVEEMU_REF_BINARY(>=)
+  friend auto operator-(const Derived& a) { return -a.Load(); }
+  friend auto operator~(const Derived& a) { return ~a.Load(); }
+};
+#undef WAVEEMU_REF_BINARY
+
+/// The same for a uniform-index reference: with a scalar it computes a uniform value, with
+/// per-thread values a per-thread one.
+#define WAVEEMU_UREF_BINARY(OP)                                                          \
+  friend auto operator OP(const Derived& a, const Derived& b) { return a.Load() OP b.Load(); } \
+  template <int M>                                                                       \
+  friend auto operator OP(const Derived& a, const Lanes<T, M>& b) {                      \
+    return Lanes<T, M>(a.Load()) OP b;                                                   \
+  }                                                                                      \
+  template <int M>                                                                       \
+  friend auto operator OP(const Lanes<T, M>& a, const Derived& b) {                      \
+    return a OP Lanes<T, M>(b.Load());                                                   \
+  }                                                                                      \
+  template <class S>                                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  friend auto operator OP(const Derived& a, S b) {                                       \
+    return a.Load() OP b;                                                                \
+  }                                                                                      \
+  template <class S>                                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  friend auto operator OP(S a, const Derived& b) {                                       \
+    return a OP b.Load();                                                                \
+  }
+
+template <class Derived, class T>
+struct UniformRefOps {
+  WAVEEMU_UREF_BINARY(+)
+  WAVEEMU_UREF_BINARY(-)
+  WAVEEMU_UREF_BINARY(*)
+  WAVEEMU_UREF_BINARY(/)
+  WAVEEMU_UREF_BINARY(%)
+  WAVEEMU_UREF_BINARY(&)
+  WAVEEMU_UREF_BINARY(|)
+  WAVEEMU_UREF_BINARY(^)
+  WAVEEMU_UREF_BINARY(<<)
+  WAVEEMU_UREF_BINARY(>>)
+  WAVEEMU_UREF_BINARY(==)
+  WAVEEMU_UREF_BINARY(!=)
+  WAVEEMU_UREF_BINARY(<)
+  WAVEEMU_UREF_BINARY(<=)
+  WAVEEMU_UREF_BINARY(>)
+  WAVEEMU_UREF_BINARY(>=)
+};
+#undef WAVEEMU_UREF_BINARY
+
+struct NoOps {};
+
+template <class Derived, class E, int N>
+using PerThreadOpsFor =
+    std::conditional_t<kIsLaneType<E>, PerThreadRefOps<Derived, E, N>, NoOps>;
+template <class Derived, class E>
+using UniformOpsFor = std::conditional_t<kIsLaneType<E>, UniformRefOps<Derived, E>, NoOps>;
+
+template <class V>
+concept HasLoad = requires(const V& v) { v.Load(); };
+
+/// A right-hand side as the per-thread value type P: references are read first, scalars
+/// broadcast, other lane types converted as HLSL converts.
+template <class P, class V>
+P AsPerThread(const V& v) {
+  if constexpr (HasLoad<V>) return AsPerThread<P>(v.Load());
+  else if constexpr (std::is_same_v<V, P>) return v;
+  else return P(v);
+}
+
+}  // namespace detail
+
+// ------------------------------------------------------------------------------------------------
+// ElementRef: RW[i] with a per-thread index.
+
+/// One element per thread, chosen by a per-thread index. Reads gather for active threads
+/// (inactive threads read 0); writes scatter for active threads only, in ascending thread order,
+/// so when several active threads write one element the highest thread's value stays.
+/// Out-of-bounds reads give 0, out-of-bounds writes are dropped; both are counted.
+template <class E, int N>
+class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
+  static_assert(kIsElementType<E>, "buffer elements must be trivially copyable plain data");
+
+ public:
+  using element_type = E;
+  using value_type = PerThreadOf<E, N>;
+  static constexpr int kSize = N;
+
+  ElementRef(const MemoryBinding& binding, const Uint<N>& index)
+      : binding_(binding), index_(index) {}
+  ElementRef(const ElementRef&) = default;
+
+  /// Masked gather.
+  value_type Load() const {
+    value_type r{};
+    uint64_t oob = 0;
+    int first = -1;
+    CurrentMask<N>().ForEach([&](int t) {
+      const uint32_t i = index_.lane(t);
+      if (binding_.InBounds(i)) {
+        E e;
+        std::memcpy(&e, binding_.Address(i), sizeof(E));
+        SetLane<E, N>(r, t, e);
+      } else if (oob++ == 0) {
+        first = t;
+      }
+    });
+    if (oob) detail::RecordOutOfBounds(binding_, AccessKind::kRead, oob, first, index_.lane(first));
+    return r;
+  }
+  operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
+
+  /// Masked scatter.
+  void Store(const value_type& v) const {
+    uint64_t oob = 0;
+    int first = -1;
+    CurrentMask<N>().ForEach([&](int t) {
+      const uint32_t i = index_.lane(t);
+      if (binding_.InBounds(i)) {
+        const E e = GetLane<E, N>(v, t);
+        std::memcpy(binding_.Address(i), &e, sizeof(E));
+      } else if (oob++ == 0) {
+        first = t;
+      }
+    });
+    if (oob)
+      detail::RecordOutOfBounds(binding_, AccessKind::kWrite, oob, first, index_.lane(first));
+  }
+
+  /// RW[i] = RW2[j] copies values, not the reference.
+  ElementRef& operator=(const ElementRef& other) {
+    Store(other.Load());
+    return *this;
+  }
+  template <class V>
+    requires(!std::is_same_v<V, ElementRef> &&
+             (detail::HasLoad<V> || std::is_constructible_v<value_type, const V&>))
+  ElementRef& operator=(const V& v) {
+    Store(detail::AsPerThread<value_type>(v));
+    return *this;
+  }
+
+  // Read-modify-write, not atomic (as in HLSL; use Interlocked* for that).
+  template <class V> ElementRef& operator+=(const V& v) { return *this = Load() + v; }
+  template <class V> ElementRef& operator-=(const V& v) { return *this = Load() - v; }
+  template <class V> ElementRef& operator*=(const V& v) { return *this = Load() * v; }
+  template <class V> ElementRef& operator/=(const V& v) { return *this = Load() / v; }
+  template <class V> ElementRef& operator%=(const V& v) { return *this = Load() % v; }
+  template <class V> ElementRef& operator&=(const V& v) { return *this = Load() & v; }
+  template <class V> ElementRef& operator|=(const V& v) { return *this = Load() | v; }
+  template <class V> ElementRef& operator^=(const V& v) { return *this = Load() ^ v; }
+  template <class V> ElementRef& operator<<=(const V& v) { return *this = Load() << v; }
+  template <class V> ElementRef& operator>>=(const V& v) { return *this = Load() >> v; }
+
+  /// One member of a struct (or vector) element: RW[i].field(&Particle::age) = 0.
+  template <class M, class S = E>
+    requires std::is_class_v<S>
+  ElementRef<M, N> field(M S::*member) const {
+    MemoryBinding b = binding_;
+    b.offset += MemberOffset(member);
+    return ElementRef<M, N>(b, index_);
+  }
+
+  /// Calls f(thread, E* or nullptr when out of bounds) for the threads of `mask`, ascending.
+  template <class F>
+  void ForEachTarget(const Mask<N>& mask, F&& f) const {
+    mask.ForEach([&](int t) {
+      const uint32_t i = index_.lane(t);
+      f(t, binding_.InBounds(i) ? reinterpret_cast<E*>(binding_.Address(i)) : nullptr);
+    });
+  }
+  const MemoryBinding& binding() const { return binding_; }
+  const Uint<N>& index() const { return index_; }
+
+ private:
+  MemoryBinding binding_;
+  Uint<N> index_;
+};
+
+// ------------------------------------------------------------------------------------------------
+// UniformRef: RW[i] with a uniform index.
+
+/// One element, the same for every thread. Reading gives a uniform value. Writing a uniform
+/// value stores it once; writing a per-thread value stores the value of the last active thread
+/// in thread order (each active thread writes, in ascending order, so the highest one stays).
+/// An out-of-bounds access counts once per statement (the index is the same for every thread).
+template <class E>
+class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
+  static_assert(kIsElementType<E>, "buffer elements must be trivially copyable plain data");
+
+ public:
+  using element_type = E;
+
+  UniformRef(const MemoryBinding& binding, uint32_t index) : binding_(binding), index_(index) {}
+  UniformRef(const UniformRef&) = default;
+
+  E Load() const {
+    E e{};
+    if (binding_.InBounds(index_)) std::memcpy(&e, binding_.Address(index_), sizeof(E));
+    else detail::RecordOutOfBounds(binding_, AccessKind::kRead, 1, 0, index_);
+    return e;
+  }
+  operator E() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
+
+  void Store(const E& e) const {
+    if (!detail::AnyThreadActive()) return;
+    if (binding_.InBounds(index_)) std::memcpy(binding_.Address(index_), &e, sizeof(E));
+    else detail::RecordOutOfBounds(binding_, AccessKind::kWrite, 1, 0, index_);
+  }
+  /// Per-thread value: the last active thread in thread order wins.
+  template <int N>
+  void Store(const PerThreadOf<E, N>& v) const {
+    const Mask<N> active = CurrentMask<N>();
+    int last = -1;
+    active.ForEach([&](int t) { last = t; });
+    if (last < 0) return;
+    if (binding_.InBounds(index_)) {
+      const E e = GetLane<E, N>(v, last);
+      std::memcpy(binding_.Address(index_), &e, sizeof(E));
+    } else {
+      detail::RecordOutOfBounds(binding_, AccessKind::kWrite, 1, last, index_);
+    }
+  }
+
+  UniformRef& operator=(const UniformRef& other) {
+    Store(other.Load());
+    return *this;
+  }
+  template <class S>
+    requires(std::is_arithmetic_v<S> && kIsLaneType<E>)
+  UniformRef& operator=(S s) {
+    Store(Lanes<E, 1>(s).lane(0));  // HLSL conversion rules
+    return *this;
+  }
+  UniformRef& operator=(const E& e)
+    requires(!kIsLaneType<E>)
+  {
+    Store(e);
+    return *this;
+  }
+  template <class U, int N>
+  UniformRef& operator=(const Lanes<U, N>& v) {
+    Store<N>(detail::AsPerThread<PerThreadOf<E, N>>(v));
+    return *this;
+  }
+  template <class T, int C, int N>
+  UniformRef& operator=(const Vector<T, C, N>& v) {
+    Store<N>(v);
+    return *this;
+  }
+  template <class S, int N>
+  UniformRef& operator=(const PerThread<S, N>& v) {
+    Store<N>(v);
+    return *this;
+  }
+  template <class M, int N>
+  UniformRef& operator=(const ElementRef<M, N>& v) {
+    return *this = v.Load();
+  }
+
+  template <class V> UniformRef& operator+=(const V& v) { return *this = Load() + v; }
+  template <class V> UniformRef& operator-=(const V& v) { return *this = Load() - v; }
+  template <class V> UniformRef& operator*=(const V& v) { return *this = Load() * v; }
+  template <class V> UniformRef& operator|=(const V& v) { return *this = Load() | v; }
+  template <class V> UniformRef& operator&=(const V& v) { return *this = Load() & v; }
+  template <class V> UniformRef& operator^=(const V& v) { return *this = Load() ^ v; }
+
+  template <class M, class S = E>
+    requires std::is_class_v<S>
+  UniformRef<M> field(M S::*member) const {
+    MemoryBinding b = binding_;
+    b.offset += MemberOffset(member);
+    return UniformRef<M>(b, index_);
+  }
+
+  /// The element's address, or nullptr when out of bounds.
+  E* Target() const {
+    return binding_.InBounds(index_) ? reinterpret_cast<E*>(binding_.Address(index_)) : nullptr;
+  }
+  const MemoryBinding& binding() const { return binding_; }
+  uint32_t index() const { return index_; }
+
+ private:
+  MemoryBinding binding_;
+  uint32_t index_;
+};
+
+}  // namespace waveemu
