@@ -16,7 +16,9 @@ class half {
  public:
   constexpr half() = default;
   half(float f) : bits_(FromFloat(f)) {}  // NOLINT: HLSL converts float to half implicitly
-  explicit half(double d) : half(static_cast<float>(d)) {}
+  /// One rounding, to nearest even (going through float could round twice: 1 + 2^-11 + 2^-40
+  /// must give 1 + 2^-10, not 1).
+  explicit half(double d) : bits_(FromDouble(d)) {}
   explicit half(int i) : half(static_cast<float>(i)) {}
 
   static constexpr half FromBits(uint16_t b) {
@@ -45,6 +47,12 @@ class half {
  private:
   static uint16_t FromFloat(float f) {
     _Float16 h = static_cast<_Float16>(f);  // round to nearest even
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    return b;
+  }
+  static uint16_t FromDouble(double d) {
+    _Float16 h = static_cast<_Float16>(d);
     uint16_t b;
     std::memcpy(&b, &h, 2);
     return b;

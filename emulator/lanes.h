@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
@@ -36,6 +37,10 @@ inline constexpr bool kIsSimdType = kIsLaneType<T> && !std::is_same_v<T, half>;
 template <class T>
 inline constexpr bool kIsFloatLike =
     std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// A plain (uniform) scalar that per-thread operators accept on either side and broadcast.
+template <class S>
+inline constexpr bool kIsScalar = std::is_arithmetic_v<S> || std::is_same_v<S, half>;
 
 template <int N>
 class Bool;
@@ -61,7 +66,7 @@ class Lanes {
   Lanes(T value) { std::fill_n(v_, kPadded, value); }  // NOLINT: broadcast, as HLSL does
   /// Broadcast of another scalar type, converted as HLSL converts literals (uint x = -1).
   template <class S>
-    requires(std::is_arithmetic_v<S> && !std::is_same_v<S, T> && !std::is_same_v<S, bool>)
+    requires(kIsScalar<S> && !std::is_same_v<S, T> && !std::is_same_v<S, bool>)
   Lanes(S value) : Lanes(ConvertScalar(value)) {}  // NOLINT
   explicit Lanes(const std::array<T, N>& values) {
     std::copy(values.begin(), values.end(), v_);
@@ -79,7 +84,7 @@ class Lanes {
   Lanes(const Lanes&) = default;
   /// Masked: only active threads take the new value.
   Lanes& operator=(const Lanes& other) {
-    AssignMasked(other, CurrentMask<N>());
+    if (this != &other) AssignMasked(other, CurrentMask<N>());
     return *this;
   }
 
@@ -146,7 +151,10 @@ class Lanes {
       if (f >= static_cast<double>(std::numeric_limits<U>::max())) return std::numeric_limits<U>::max();
       return static_cast<U>(f);  // truncates toward zero, in range
     } else if constexpr (std::is_same_v<U, half>) {
-      return half(static_cast<float>(x));
+      // double rounds to half in one step (through float it could round twice); every other
+      // type is exact in float up to half's range (|x| >= 65520 becomes inf either way).
+      if constexpr (std::is_same_v<T, double>) return half(x);
+      else return half(static_cast<float>(x));
     } else if constexpr (std::is_same_v<T, half>) {
       return static_cast<U>(static_cast<float>(x));
     } else {
@@ -157,7 +165,7 @@ class Lanes {
  private:
   template <class S>
   static T ConvertScalar(S value) {
-    if constexpr (std::is_arithmetic_v<S> && kIsLaneType<S>) {
+    if constexpr (kIsLaneType<S>) {
       return Lanes<S, N>::template ConvertScalarTo<T>(value);
     } else if constexpr (std::is_floating_point_v<S>) {
       return Lanes<double, N>::template ConvertScalarTo<T>(static_cast<double>(value));
@@ -237,10 +245,11 @@ Lanes<T, N>::Lanes(const Bool<N>& b) {
 namespace detail {
 
 /// r[t] = op(a[t], b[t]) over whole vectors; `vop` for Highway types, `sop` for half.
-template <class T, int N, class VecOp, class ScalarOp>
+/// kSimd = false forces the scalar loop (for ops Highway gets wrong on some target).
+template <bool kSimd = true, class T, int N, class VecOp, class ScalarOp>
 Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop, ScalarOp sop) {
   Lanes<T, N> r{NoInit{}};
-  if constexpr (kIsSimdType<T>) {
+  if constexpr (kSimd && kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
     for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
       hn::Store(vop(d, hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)), d, r.data() + i);
@@ -272,6 +281,32 @@ Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp, ScalarC
 template <class T>
 using Unsigned = std::make_unsigned_t<T>;
 
+/// op(x, y) with two's-complement wrap-around for integers: computed in an unsigned type at least
+/// as wide as unsigned int, so neither signed overflow nor uint16_t -> int promotion (65535 *
+/// 65535 overflows int) can happen. Floats (and half) use op directly.
+template <class T, class Op>
+T Wrap(T x, T y, Op op) {
+  if constexpr (std::is_integral_v<T>) {
+    using W = std::conditional_t<(sizeof(T) <= sizeof(unsigned)), unsigned, uint64_t>;
+    return static_cast<T>(op(static_cast<W>(x), static_cast<W>(y)));
+  } else {
+    return static_cast<T>(op(x, y));
+  }
+}
+
+/// x <= y. Highway 1.0.3 has Le only for floats; for integers it is !(y < x) (no NaN there).
+template <class V>
+auto LessEqualVec(V x, V y) {
+  using T = hn::TFromV<V>;
+  if constexpr (std::is_floating_point_v<T>) return hn::Le(x, y);
+  else return hn::Not(hn::Lt(y, x));
+}
+
+/// Highway 1.0.3's SSSE3 target compiles 16-bit variable shifts with an SSE4.1 instruction
+/// (_mm_packus_epi32) and fails to build; those take the scalar loop there.
+template <class T>
+inline constexpr bool kSimdShift = !(sizeof(T) == 2 && HWY_TARGET == HWY_SSSE3);
+
 /// Shift count as HLSL masks it: the low log2(bits) bits.
 template <class T>
 constexpr T ShiftMask() {
@@ -293,12 +328,12 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
     return NAME(a, b);                                                                    \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
-    requires std::is_arithmetic_v<S>                                                      \
+    requires kIsScalar<S>                                                                 \
   Lanes<T, N> operator OP(const Lanes<T, N>& a, S b) {                                    \
     return NAME(a, Lanes<T, N>(b));                                                       \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
-    requires std::is_arithmetic_v<S>                                                      \
+    requires kIsScalar<S>                                                                 \
   Lanes<T, N> operator OP(S a, const Lanes<T, N>& b) {                                    \
     return NAME(Lanes<T, N>(a), b);                                                       \
   }
@@ -309,12 +344,12 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
     return NAME(a, b);                                                                    \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
-    requires std::is_arithmetic_v<S>                                                      \
+    requires kIsScalar<S>                                                                 \
   Bool<N> operator OP(const Lanes<T, N>& a, S b) {                                        \
     return NAME(a, Lanes<T, N>(b));                                                       \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
-    requires std::is_arithmetic_v<S>                                                      \
+    requires kIsScalar<S>                                                                 \
   Bool<N> operator OP(S a, const Lanes<T, N>& b) {                                        \
     return NAME(Lanes<T, N>(a), b);                                                       \
   }
@@ -322,17 +357,17 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
 template <class T, int N>
 Lanes<T, N> Add(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Add(x, y); },
-                     [](T x, T y) { return T(x + y); });
+                     [](T x, T y) { return detail::Wrap<T>(x, y, std::plus<>()); });
 }
 template <class T, int N>
 Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Sub(x, y); },
-                     [](T x, T y) { return T(x - y); });
+                     [](T x, T y) { return detail::Wrap<T>(x, y, std::minus<>()); });
 }
 template <class T, int N>
 Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Mul(x, y); },
-                     [](T x, T y) { return T(x * y); });
+                     [](T x, T y) { return detail::Wrap<T>(x, y, std::multiplies<>()); });
 }
 
 /// Integer division with HLSL's rules: unsigned x / 0 and x % 0 give all ones; signed division
@@ -413,19 +448,22 @@ template <class T, int N>
 Lanes<T, N> ShiftLeft(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   using U = detail::Unsigned<T>;
-  return detail::Zip(
+  return detail::Zip<detail::kSimdShift<T>>(
       a, b,
       [](auto d, auto x, auto y) {
         return hn::Shl(x, hn::And(y, hn::Set(d, T(detail::ShiftMask<T>()))));
       },
-      [](T x, T y) { return T(U(x) << (U(y) & detail::ShiftMask<U>())); });
+      [](T x, T y) {
+        return detail::Wrap<T>(x, T(U(y) & detail::ShiftMask<U>()),
+                               [](auto p, auto q) { return p << q; });
+      });
 }
 /// a >> b, arithmetic for signed types, count masked to bit width - 1.
 template <class T, int N>
 Lanes<T, N> ShiftRight(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   using U = detail::Unsigned<T>;
-  return detail::Zip(
+  return detail::Zip<detail::kSimdShift<T>>(
       a, b,
       [](auto d, auto x, auto y) {
         return hn::Shr(x, hn::And(y, hn::Set(d, T(detail::ShiftMask<T>()))));
@@ -451,7 +489,8 @@ Bool<N> Equal(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 Bool<N> NotEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Compare(a, b, [](auto x, auto y) { return hn::Ne(x, y); },
+  // Not(Eq): Highway 1.0.3's AVX-512 Ne uses _CMP_NEQ_OQ, which is false for NaN.
+  return detail::Compare(a, b, [](auto x, auto y) { return hn::Not(hn::Eq(x, y)); },
                          [](T x, T y) { return !(x == y); });
 }
 template <class T, int N>
@@ -461,7 +500,7 @@ Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 Bool<N> LessEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Compare(a, b, [](auto x, auto y) { return hn::Le(x, y); },
+  return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(x, y); },
                          [](T x, T y) { return x <= y; });
 }
 template <class T, int N>
@@ -471,7 +510,7 @@ Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Compare(a, b, [](auto x, auto y) { return hn::Ge(x, y); },
+  return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(y, x); },
                          [](T x, T y) { return x >= y; });
 }
 
@@ -485,9 +524,23 @@ WAVEEMU_LANES_COMPARE(>=, GreaterEqual)
 #undef WAVEEMU_LANES_BINARY
 #undef WAVEEMU_LANES_COMPARE
 
+/// -a: flips the sign bit of floats (so -(+0) == -0 and NaN stays NaN, like DXIL fneg);
+/// integers wrap (-INT_MIN == INT_MIN, -1u == 0xFFFFFFFF).
 template <class T, int N>
 Lanes<T, N> operator-(const Lanes<T, N>& a) {
-  return Lanes<T, N>(T(0)) - a;
+  if constexpr (kIsFloatLike<T>) {
+    Lanes<T, N> r{NoInit{}};
+    if constexpr (kIsSimdType<T>) {
+      const hn::ScalableTag<T> d;
+      for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
+        hn::Store(hn::Neg(hn::Load(d, a.data() + i)), d, r.data() + i);
+    } else {
+      for (int i = 0; i < Lanes<T, N>::kPadded; ++i) r.data()[i] = -a.data()[i];
+    }
+    return r;
+  } else {
+    return Lanes<T, N>(T(0)) - a;
+  }
 }
 template <class T, int N>
 Lanes<T, N> operator~(const Lanes<T, N>& a) {
@@ -506,12 +559,12 @@ Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>&
   return r;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
+  requires kIsScalar<S>
 Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, S b) {
   return select(cond, a, Lanes<T, N>(b));
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
+  requires kIsScalar<S>
 Lanes<T, N> select(const Bool<N>& cond, S a, const Lanes<T, N>& b) {
   return select(cond, Lanes<T, N>(a), b);
 }
