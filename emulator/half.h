@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace waveemu {
 
@@ -19,7 +20,10 @@ class half {
   /// One rounding, to nearest even (going through float could round twice: 1 + 2^-11 + 2^-40
   /// must give 1 + 2^-10, not 1).
   explicit half(double d) : bits_(FromDouble(d)) {}
-  explicit half(int i) : half(static_cast<float>(i)) {}
+  /// Integers round to nearest even; every integer of half's range is exact in float first.
+  template <class I>
+    requires std::is_integral_v<I>
+  explicit half(I i) : half(static_cast<float>(i)) {}
 
   static constexpr half FromBits(uint16_t b) {
     half h;
