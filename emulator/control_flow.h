@@ -12,10 +12,11 @@
 #include "emulator/exec.h"
 #include "emulator/lanes.h"
 
-#include <initializer_list>
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace waveemu {
 
@@ -34,91 +35,118 @@ struct CondTraits<Lanes<T, N>> {  // HLSL: if (x) means x != 0
   static Mask<N> ToMask(const Lanes<T, N>& x) { return (x != Lanes<T, N>(T(0))).mask(); }
 };
 
+/// A condition is a per-thread value or a lambda returning one (evaluated where HLSL evaluates
+/// it, under the mask of the threads that reach it).
 template <class C>
-using CondOf = CondTraits<std::remove_cvref_t<C>>;
+struct CondResult {
+  using type = std::remove_cvref_t<C>;
+};
+template <class C>
+  requires std::is_invocable_v<C&>
+struct CondResult<C> {
+  using type = std::remove_cvref_t<std::invoke_result_t<C&>>;
+};
+template <class C>
+using CondOf = CondTraits<typename CondResult<C>::type>;
 
-/// Runs `body` with the mask `m` (if any thread is in it), then rejoins the threads of `entry`
-/// that did not leave through break_/continue_/return_.
-template <int N, class F>
-void RunMasked(GroupState<N>& s, const Mask<N>& entry, const Mask<N>& m, F&& body) {
-  if (m.Empty()) return;
-  s.set_active(m);
-  body();
-  s.set_active(s.Reconverge(entry));
+template <class C>
+decltype(auto) Evaluate(C&& c) {
+  if constexpr (std::is_invocable_v<C&>) return c();
+  else return std::forward<C>(c);
 }
 
-template <class F>
-decltype(auto) Evaluate(F&& f) {
-  if constexpr (std::is_invocable_v<F>) return f();
-  else return std::forward<F>(f);
+/// The threads of the current mask for which `cond` holds, with `cond` evaluated under it.
+template <int N, class C>
+Mask<N> TakenBy(GroupState<N>& s, C&& cond) {
+  return s.active() & CondOf<C>::ToMask(Evaluate(cond));
+}
+
+/// Runs `body` with the mask narrowed to `m` (a subset of the current mask), unless `m` is
+/// empty; then rejoins the threads outside `m` with those of `m` still active at the end of the
+/// body. Threads outside `m` did not run it, so they cannot have left; threads of `m` that left
+/// (break_, continue_, return_) are recorded in the frame they rejoin at, and a body never
+/// re-admits a thread outside its own mask. So this is exact, and costs a few word operations.
+template <int N, class F>
+void RunMasked(GroupState<N>& s, const Mask<N>& m, F&& body) {
+  if (m.Empty()) return;
+  const Mask<N> outside = AndNot(s.active(), m);
+  s.set_active(m);
+  body();
+  s.set_active(outside | s.active());
 }
 
 }  // namespace detail
 
 // ------------------------------ if_ / else_if_ / else_
 
-/// The tail of an if_: threads of the if's entry mask that no branch has taken yet.
+/// The tail of an if_: the threads of the if's entry mask that no branch has taken yet.
+/// Not [[nodiscard]]: most if_ statements have no else.
 template <int N>
-class [[nodiscard("chain .else_(...) or drop the result; the then-branch has already run")]] IfChain {
+class IfChain {
  public:
-  IfChain(const Mask<N>& entry, const Mask<N>& rest) : entry_(entry), rest_(rest) {}
+  explicit IfChain(const Mask<N>& rest) : rest_(rest) {}
 
   /// HLSL `else { ... }`.
   template <class F>
   void else_(F&& body) const {
     GroupState<N>& s = CurrentGroup<N>();
-    detail::RunMasked(s, entry_, AndNot(rest_, s.escaped()), body);
+    detail::RunMasked(s, rest_ & s.active(), body);
   }
-  /// HLSL `else if (cond) { ... }`. `cond` may be a lambda, so that a wave op in it runs with the
-  /// threads that reach the else, as in HLSL.
+  /// HLSL `else if (cond) { ... }`. `cond` may be a lambda, so that a wave op in it runs with
+  /// just the threads that reach the else, as in HLSL; no thread reaching it, no evaluation.
   template <class C, class F>
   IfChain else_if_(C&& cond, F&& body) const {
+    static_assert(detail::CondOf<C>::kSize == N,
+                  "else_if_: the condition must have as many threads as the if_ it continues");
     GroupState<N>& s = CurrentGroup<N>();
-    const Mask<N> reach = AndNot(rest_, s.escaped());
-    Mask<N> taken;
-    if (reach.Any()) {
-      s.set_active(reach);
-      taken = reach & detail::CondOf<decltype(detail::Evaluate(cond))>::ToMask(
-                          detail::Evaluate(cond));
-      s.set_active(s.Reconverge(entry_));
-      detail::RunMasked(s, entry_, taken, body);
-    }
-    return IfChain(entry_, AndNot(reach, taken));
+    const Mask<N> reach = rest_ & s.active();
+    if (reach.Empty()) return IfChain(reach);
+    const Mask<N> entry = s.active();
+    s.set_active(reach);
+    const Mask<N> taken = detail::TakenBy(s, cond);
+    s.set_active(entry);
+    detail::RunMasked(s, taken, body);
+    return IfChain(AndNot(reach, taken));
   }
 
  private:
-  Mask<N> entry_;
   Mask<N> rest_;
 };
 
-/// HLSL `if (cond) { body }` for a per-thread condition (Bool<N>, or any Lanes: nonzero is true).
+/// HLSL `if (cond) { body }` for a per-thread condition (Bool<N>, any Lanes: nonzero is true, or
+/// a lambda returning one). For a value that is the same on every thread, plain C++ `if` is right.
 template <class C, class F, int N = detail::CondOf<C>::kSize>
-IfChain<N> if_(const C& cond, F&& body) {
+IfChain<N> if_(C&& cond, F&& body) {
   GroupState<N>& s = CurrentGroup<N>();
-  const Mask<N> entry = s.active();
-  const Mask<N> c = detail::CondOf<C>::ToMask(cond);
-  detail::RunMasked(s, entry, entry & c, body);
-  return IfChain<N>(entry, AndNot(entry, c));
+  const Mask<N> taken = detail::TakenBy(s, cond);
+  const Mask<N> rest = AndNot(s.active(), taken);
+  detail::RunMasked(s, taken, body);
+  return IfChain<N>(rest);
 }
 
 // ------------------------------ loops
 
 namespace detail {
 
-/// One loop: `cond` (a lambda returning a per-thread condition) is evaluated under the mask of
-/// the threads still looping; `step` runs at the continue target. do-while skips the first test.
+/// One loop. Each iteration runs with the threads still in it: `cond` (a lambda returning a
+/// per-thread condition) is evaluated under that mask; threads for which it fails leave; the
+/// body runs; threads that called continue_ rejoin at the continue target, where `step` runs.
+/// Threads that break_ wait in the loop's frame. After the loop the threads that left through
+/// the condition and through break_ are active again (those that return_ed are not).
+/// do-while skips the first test.
 template <int N, class Cond, class Step, class Body>
 void RunLoop(Cond&& cond, Step&& step, Body&& body, bool test_first) {
   GroupState<N>& s = CurrentGroup<N>();
-  const Mask<N> entry = s.active();
+  if (s.active().Empty()) return;  // no thread reaches the loop: nothing of it runs
+  Mask<N> exited;                   // threads for which the condition failed
   s.PushFrame(FrameKind::kLoop);
   for (bool first = true;; first = false) {
     if (test_first || !first) {
-      if (s.active().Empty()) break;
-      const Mask<N> c = CondOf<decltype(cond())>::ToMask(cond());
-      s.set_active(s.active() & c);
+      const Mask<N> stay = TakenBy(s, cond);
+      exited |= AndNot(s.active(), stay);
+      s.set_active(stay);
+      if (stay.Empty()) break;
     }
-    if (s.active().Empty()) break;
     body();
     // Continue target: threads that finished the body and threads that continued meet here.
     Frame<N>& f = s.top();
@@ -127,8 +155,7 @@ void RunLoop(Cond&& cond, Step&& step, Body&& body, bool test_first) {
     if (s.active().Empty()) break;
     step();
   }
-  s.PopFrame();
-  s.set_active(s.Reconverge(entry));
+  s.set_active(exited | s.PopFrame().left);
 }
 
 struct NoStep {
@@ -137,25 +164,27 @@ struct NoStep {
 
 }  // namespace detail
 
-/// HLSL `while (cond) body`; `cond` is a lambda so it is re-evaluated every iteration.
+/// HLSL `while (cond) body`; `cond` is a lambda so it is re-evaluated every iteration (a wave op
+/// in it sees the threads still looping).
 template <class Cond, class Body>
 void while_(Cond&& cond, Body&& body) {
-  constexpr int N = detail::CondOf<decltype(cond())>::kSize;
+  constexpr int N = detail::CondOf<Cond>::kSize;
   detail::RunLoop<N>(cond, detail::NoStep{}, body, /*test_first=*/true);
 }
 
-/// HLSL `do body while (cond);`.
+/// HLSL `do body while (cond);` (continue_ goes to the condition).
 template <class Body, class Cond>
 void do_while_(Body&& body, Cond&& cond) {
-  constexpr int N = detail::CondOf<decltype(cond())>::kSize;
+  constexpr int N = detail::CondOf<Cond>::kSize;
   detail::RunLoop<N>(cond, detail::NoStep{}, body, /*test_first=*/false);
 }
 
 /// HLSL `for (init; cond; step) body`: write the init before the call, then
-/// for_([&] { return cond; }, [&] { step; }, [&] { body });
+/// for_([&] { return cond; }, [&] { step; }, [&] { body }); the step runs at the continue
+/// target, for the threads that finished the body or called continue_.
 template <class Cond, class Step, class Body>
 void for_(Cond&& cond, Step&& step, Body&& body) {
-  constexpr int N = detail::CondOf<decltype(cond())>::kSize;
+  constexpr int N = detail::CondOf<Cond>::kSize;
   detail::RunLoop<N>(cond, step, body, /*test_first=*/true);
 }
 
@@ -165,11 +194,11 @@ void for_(Cond&& cond, Step&& step, Body&& body) {
 /// runs without them and they rejoin after the construct.
 inline void break_() { CurrentGroupBase("break_()").Break(); }
 
-/// HLSL `continue;`: the calling threads skip to the loop's next iteration.
+/// HLSL `continue;`: the calling threads skip to the loop's next iteration (its continue target).
 inline void continue_() { CurrentGroupBase("continue_()").Continue(); }
 
-/// HLSL `return;`: the calling threads leave the innermost function_ (for the entry point: for
-/// good) and rejoin after the call.
+/// HLSL `return;`: the calling threads leave the innermost function_ and rejoin after the call;
+/// in the kernel's main() they are off for the rest of the group.
 inline void return_() { CurrentGroupBase("return_()").Return(); }
 
 /// HLSL `return value;` in a function_ with a result: sets `result` on the calling threads.
@@ -180,10 +209,12 @@ void return_(R& result, const V& value) {
 }
 
 /// The body of an HLSL function called from a kernel: threads that return_ inside it rejoin the
-/// caller's threads when it ends (a function return is a reconvergence point).
+/// caller's threads when it ends (a function return is a reconvergence point). Called by no
+/// thread (empty mask), the body does not run.
 template <class F>
 void function_(F&& body) {
   GroupBase& g = CurrentGroupBase("function_()");
+  if (!g.AnyActive()) return;
   g.EnterFunction();
   body();
   g.LeaveFunction();
@@ -191,52 +222,98 @@ void function_(F&& body) {
 
 // ------------------------------ switch_ / case_ / default_
 
-template <class T, class F>
+/// One `case` block with its K labels.
+template <class T, std::size_t K, class F>
 struct SwitchCase {
-  std::vector<T> values;  // empty for default_
-  bool is_default;
+  static constexpr bool kIsDefault = false;
+  std::array<T, K> values;
+  F body;
+};
+/// The `default:` block.
+template <class F>
+struct DefaultCase {
+  static constexpr bool kIsDefault = true;
   F body;
 };
 
-/// HLSL `case v:` (several labels on one block: case_({1, 2}, ...)). Bodies fall through into
-/// the next case unless they call break_(), exactly as in HLSL.
+/// HLSL `case v:`. Bodies fall through into the next case unless they call break_(), exactly
+/// as in HLSL.
 template <class T, class F>
-SwitchCase<T, F> case_(T value, F body) {
-  return {{value}, false, std::move(body)};
+SwitchCase<T, 1, F> case_(T value, F body) {
+  return {{value}, std::move(body)};
 }
-template <class T, class F>
-SwitchCase<T, F> case_(std::initializer_list<T> values, F body) {
-  return {std::vector<T>(values), false, std::move(body)};
+/// HLSL `case 1: case 2: { ... }` (several labels on one block): case_({1, 2}, body). One branch
+/// target, so one group of threads, whatever their selector values.
+template <class T, std::size_t K, class F>
+SwitchCase<T, K, F> case_(const T (&values)[K], F body) {
+  SwitchCase<T, K, F> c{{}, std::move(body)};
+  std::copy(values, values + K, c.values.begin());
+  return c;
 }
-/// HLSL `default:`.
+/// HLSL `default:`, anywhere among the cases.
 template <class F>
-SwitchCase<void*, F> default_(F body) {
-  return {{}, true, std::move(body)};
+DefaultCase<F> default_(F body) {
+  return {std::move(body)};
 }
 
-/// HLSL `switch (selector) { ... }`: one group of threads per branch target (the DXIL rule);
-/// threads falling through a case join the next case's threads.
+namespace detail {
+template <class C>
+struct IsSwitchCase : std::false_type {};
+template <class T, std::size_t K, class F>
+struct IsSwitchCase<SwitchCase<T, K, F>> : std::true_type {};
+template <class F>
+struct IsSwitchCase<DefaultCase<F>> : std::true_type {};
+}  // namespace detail
+
+/// HLSL `switch (selector) { ... }`: one group of threads per branch target (the DXIL rule of
+/// hlsl-specs proposal 0050, also for a default reached by several values); threads falling
+/// through a case join the next case's threads at its label. A case no thread reaches (by its
+/// labels or by falling through) does not run.
 template <class T, int N, class... Cases>
 void switch_(const Lanes<T, N>& selector, Cases&&... cases) {
+  static_assert((detail::IsSwitchCase<std::remove_cvref_t<Cases>>::value && ...),
+                "switch_(selector, ...): every argument after the selector must be case_(value, "
+                "body), case_({v1, v2}, body) or default_(body)");
+  static_assert((int(std::remove_cvref_t<Cases>::kIsDefault) + ... + 0) <= 1,
+                "switch_: at most one default_");
   GroupState<N>& s = CurrentGroup<N>();
   const Mask<N> entry = s.active();
+  if (entry.Empty()) return;
+
+  // The branch target of each thread: the case with its value, else default_.
+  std::array<Mask<N>, sizeof...(Cases)> targets;
   Mask<N> matched;
-  auto target = [&](const auto& c) {
-    Mask<N> m;
-    if (!c.is_default)
-      for (const auto& v : c.values) m |= (selector == Lanes<T, N>(v)).mask();
-    return m;
-  };
-  std::array<Mask<N>, sizeof...(Cases)> targets = {target(cases)...};
-  for (const Mask<N>& m : targets) matched |= m;
-  int k = 0;
-  ((targets[k] = cases.is_default ? AndNot(entry, matched) : entry & targets[k], ++k), ...);
+  {
+    std::size_t k = 0;
+    auto labels = [&](const auto& c) {
+      Mask<N> m;
+      if constexpr (!std::remove_cvref_t<decltype(c)>::kIsDefault)
+        for (const auto& v : c.values) m |= (selector == Lanes<T, N>(v)).mask();
+      m &= entry;
+      matched |= m;
+      targets[k++] = m;
+    };
+    (labels(cases), ...);
+  }
+  const Mask<N> unmatched = AndNot(entry, matched);
+  bool has_default = false;
+  {
+    std::size_t k = 0;
+    auto fill_default = [&](const auto& c) {
+      if constexpr (std::remove_cvref_t<decltype(c)>::kIsDefault) {
+        targets[k] = unmatched;
+        has_default = true;
+      }
+      ++k;
+    };
+    (fill_default(cases), ...);
+  }
 
   s.PushFrame(FrameKind::kSwitch);
-  Mask<N> falling;
-  k = 0;
+  Mask<N> falling;  // threads that reached the end of the previous case body
+  std::size_t k = 0;
   auto run = [&](auto& c) {
-    const Mask<N> m = AndNot(targets[k++] | falling, s.escaped());
+    const Mask<N> m = targets[k++] | falling;
     falling = Mask<N>();
     if (m.Empty()) return;
     s.set_active(m);
@@ -244,8 +321,8 @@ void switch_(const Lanes<T, N>& selector, Cases&&... cases) {
     falling = s.active();
   };
   (run(cases), ...);
-  s.PopFrame();
-  s.set_active(s.Reconverge(entry));
+  // After the switch: threads that broke, that fell off the last case, or had no target.
+  s.set_active(s.PopFrame().left | falling | (has_default ? Mask<N>() : unmatched));
 }
 
 }  // namespace waveemu

@@ -54,6 +54,8 @@ class GroupBase {
   virtual void Return() = 0;
   virtual void EnterFunction() = 0;
   virtual void LeaveFunction() = 0;
+  /// Whether any thread is active (a construct no thread reaches does not run).
+  virtual bool AnyActive() const = 0;
   /// Checks that every thread of the group reaches a barrier together.
   virtual void Barrier(const char* name) = 0;
   virtual int wave_size() const = 0;
@@ -88,7 +90,8 @@ class GroupState final : public GroupBase {
   }
 
   /// Starts the next group: all threads active, no open construct. Dispatch reuses one state
-  /// for the groups one worker runs.
+  /// for the groups one worker runs, and calls this also after a group threw, so nothing a
+  /// half-finished construct left behind (frames, masks) reaches the next group.
   void Reset(uint3 group_id) {
     group_id_ = group_id;
     active_ = Mask<N>::All();
@@ -99,15 +102,26 @@ class GroupState final : public GroupBase {
   }
 
   // ------------------------------ control flow without a per-thread argument
+  // Reconvergence needs no search: a construct remembers which threads it started with, and
+  // every thread that leaves early is recorded in exactly one frame (the construct it rejoins
+  // after). So each operation below touches one frame and the current mask, nothing else.
   void Break() override {
     Frame<N>* f = Innermost(/*loop=*/true, /*sw=*/true);
-    if (!f) throw KernelError("break_(): not inside a loop or switch_ of the current function");
+    if (!f)
+      throw KernelError(fmt::format(
+          "break_() outside a loop or switch_: HLSL `break` leaves the innermost loop or switch "
+          "of the current function (a function_ body ends the search), {}",
+          Where()));
     f->left |= active_;
     active_ = Mask<N>();
   }
   void Continue() override {
     Frame<N>* f = Innermost(/*loop=*/true, /*sw=*/false);
-    if (!f) throw KernelError("continue_(): not inside a loop of the current function");
+    if (!f)
+      throw KernelError(fmt::format(
+          "continue_() outside a loop: HLSL `continue` goes to the next iteration of the "
+          "innermost loop of the current function (a switch_ alone is not enough), {}",
+          Where()));
     f->continued |= active_;
     active_ = Mask<N>();
   }
@@ -116,22 +130,35 @@ class GroupState final : public GroupBase {
     active_ = Mask<N>();
   }
   void EnterFunction() override {
+    if (function_depth_ == kMaxDepth)
+      throw KernelError(fmt::format("function_ calls nested deeper than {} levels, {}",
+                                    kMaxDepth, Where()));
     function_entry_[function_depth_++] = active_;
     PushFrame(FrameKind::kFunction);
   }
+  /// Every thread that called the function is back after it: return_ is the only way out of
+  /// a function, and it rejoins here.
   void LeaveFunction() override {
     PopFrame();
-    active_ = Reconverge(function_entry_[--function_depth_]);
+    active_ = function_entry_[--function_depth_];
   }
+  /// A barrier no thread reaches (every thread left the body through break_, continue_ or
+  /// return_) is not executed at all, as in HLSL; one that some but not all threads reach is
+  /// undefined in HLSL (D3D11.3 §18.6.7: no barrier in divergent flow control) and an error here.
   void Barrier(const char* name) override {
-    if (active_ != Mask<N>::All())
-      throw KernelError(fmt::format(
-          "{}: reached by {} of the group's {} threads (barriers must be in group-uniform "
-          "control flow, with no thread returned early; HLSL leaves this undefined), {}",
-          name, active_.Count(), N, Where()));
+    if (active_.Empty() || active_.IsAll()) return;
+    const int returned = frames_[0].left.Count();
+    throw KernelError(fmt::format(
+        "{}: reached by {} of the group's {} threads ({} returned from the kernel, {} off in "
+        "divergent control flow); a group barrier must be reached by every thread of the group "
+        "together (group-uniform control flow, no early return_), HLSL leaves anything else "
+        "undefined; first thread missing: {}, {}",
+        name, active_.Count(), N, returned, N - active_.Count() - returned,
+        AndNot(Mask<N>::All(), active_).First(), Where()));
   }
 
   // ------------------------------ masks
+  bool AnyActive() const override { return active_.Any(); }
   const Mask<N>& active() const { return active_; }
   void set_active(const Mask<N>& m) { active_ = m; }
   const Mask<N>& helper() const { return helper_; }
@@ -141,7 +168,11 @@ class GroupState final : public GroupBase {
     return include_helpers_in_wave_ops_ ? active_ : AndNot(active_, helper_);
   }
   void set_include_helpers_in_wave_ops(bool on) { include_helpers_in_wave_ops_ = on; }
+  /// Threads that returned from the kernel: off for the rest of the group.
+  const Mask<N>& returned() const { return frames_[0].left; }
   /// Threads that left the innermost function (through any construct) and are not back yet.
+  /// The control-flow constructs do not need it (they reconverge from masks they keep); it is
+  /// here for tests and tools. Walks the open frames of the current function.
   Mask<N> escaped() const {
     Mask<N> m;
     for (int d = depth_ - 1; d >= 0; --d) {
@@ -151,17 +182,22 @@ class GroupState final : public GroupBase {
     }
     return m;
   }
-  /// The mask after a construct entered with `saved` ends: its threads minus those that escaped.
+  /// `saved` minus the threads that escaped: kept for code written against the first version.
   Mask<N> Reconverge(const Mask<N>& saved) const { return AndNot(saved, escaped()); }
 
   // ------------------------------ frames
   void PushFrame(FrameKind kind) {
     if (depth_ == kMaxDepth)
-      throw KernelError(fmt::format("control flow nested deeper than {} levels", kMaxDepth));
-    frames_[depth_++] = Frame<N>{kind, {}, {}};
+      throw KernelError(
+          fmt::format("control flow nested deeper than {} levels, {}", kMaxDepth, Where()));
+    Frame<N>& f = frames_[depth_++];
+    f.kind = kind;
+    f.left = Mask<N>();
+    f.continued = Mask<N>();
   }
   Frame<N> PopFrame() { return frames_[--depth_]; }
   Frame<N>& top() { return frames_[depth_ - 1]; }
+  int depth() const { return depth_; }
   /// Innermost frame of one of the given kinds inside the current function, or nullptr.
   Frame<N>* Innermost(bool loop, bool sw) {
     for (int d = depth_ - 1; d >= 0; --d) {
@@ -205,6 +241,8 @@ class GroupState final : public GroupBase {
   const DeviceProfile* profile_;
   DispatchShared* shared_;
   uint3 group_id_;
+  // Only frames_[0, depth_) and function_entry_[0, function_depth_) are meaningful; PushFrame
+  // and EnterFunction write an entry before it is read, so Reset clears nothing here.
   std::array<Frame<N>, kMaxDepth> frames_;
   int depth_ = 0;
   std::array<Mask<N>, kMaxDepth> function_entry_;
