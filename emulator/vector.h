@@ -6,11 +6,79 @@
 // C++ has no computed members. Uniform vectors (the same on every thread) are plain uint3 etc.
 #pragma once
 
+#include "emulator/exec.h"
 #include "emulator/lanes.h"
 
+#include <array>
+#include <cstddef>
+#include <memory>
 #include <type_traits>
+#include <utility>
 
 namespace waveemu {
+
+// ------------------------------------------------------------------------------------------------
+// Uniform vectors: one value for the whole group (constants, SV_GroupID, buffer elements). Plain
+// aggregates, so float3{1, 2, 3} and buffers of them work as in HLSL; uint3 lives in exec.h.
+
+template <class T>
+struct UniformVector2 {
+  T x = 0, y = 0;
+  friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
+};
+template <class T>
+struct UniformVector3 {
+  T x = 0, y = 0, z = 0;
+  friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
+};
+template <class T>
+struct UniformVector4 {
+  T x = 0, y = 0, z = 0, w = 0;
+  friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
+};
+
+using uint2 = UniformVector2<uint32_t>;
+using uint4 = UniformVector4<uint32_t>;
+using int2 = UniformVector2<int32_t>;
+using int3 = UniformVector3<int32_t>;
+using int4 = UniformVector4<int32_t>;
+using float2 = UniformVector2<float>;
+using float3 = UniformVector3<float>;
+using float4 = UniformVector4<float>;
+
+namespace detail {
+
+/// E is a plain struct {T x, y[, z[, w]]} of C components of one scalar type (uint3, float4...).
+template <class E, int C>
+constexpr bool IsUniformVector() {
+  if constexpr (!std::is_class_v<E>) {
+    return false;
+  } else if constexpr (!requires(const E& e) { e.x; e.y; }) {
+    return false;
+  } else {
+    using X = std::remove_cvref_t<decltype(std::declval<const E&>().x)>;
+    constexpr bool has_z = requires(const E& e) { e.z; };
+    constexpr bool has_w = requires(const E& e) { e.w; };
+    constexpr int count = has_w ? 4 : has_z ? 3 : 2;
+    return kIsLaneType<X> && count == C && sizeof(E) == C * sizeof(X);
+  }
+}
+
+template <int K, class E>
+auto UniformComponent(const E& e) {
+  if constexpr (K == 0) return e.x;
+  else if constexpr (K == 1) return e.y;
+  else if constexpr (K == 2) return e.z;
+  else return e.w;
+}
+
+}  // namespace detail
+
+template <class E, int C>
+inline constexpr bool kIsUniformVector = detail::IsUniformVector<E, C>();
+
+// ------------------------------------------------------------------------------------------------
+// Per-thread vectors.
 
 /// Per-thread component type: Lanes<T, N>, or Bool<N> for bool.
 template <class T, int N>
@@ -32,6 +100,57 @@ struct VectorStorage<T, 4, N> {
 };
 
 template <class T, int C, int N>
+struct Vector;
+template <class T, int C, int N, int... I>
+class SwizzleRef;
+
+namespace detail {
+
+/// Width of one argument of a concatenating constructor: float4(v.xyz(), 1) has parts 3 and 1.
+template <class P>
+constexpr int PartWidth() {
+  if constexpr (requires { std::remove_cvref_t<P>::kComponents; })
+    return std::remove_cvref_t<P>::kComponents;
+  else return 1;
+}
+template <class P>
+inline constexpr bool kIsVectorPart = requires { std::remove_cvref_t<P>::kComponents; };
+
+/// Replaces a component without the execution mask: building a value is construction, and only
+/// a later assignment to a variable is masked.
+template <class L>
+void SetUnmasked(L& dst, const L& src) {
+  std::destroy_at(&dst);
+  std::construct_at(&dst, src);
+}
+
+template <int C, int... I>
+constexpr bool SwizzleFits() {
+  return ((I < C) && ...);
+}
+template <int... I>
+constexpr bool AllDistinct() {
+  constexpr int idx[] = {I...};
+  for (size_t a = 0; a < sizeof...(I); ++a)
+    for (size_t b = a + 1; b < sizeof...(I); ++b)
+      if (idx[a] == idx[b]) return false;
+  return true;
+}
+
+}  // namespace detail
+
+// Every swizzle name, for both spellings (xyzw, rgba): all of 2 and 3 components, and 4
+// components that are a permutation or one component repeated (xxxx). Reading works on any of
+// them; writing (v.zy() = ...) needs distinct components, as in HLSL.
+#define WAVEEMU_SWIZZLE(NAME, ...)                                                    \
+  auto NAME() & requires(detail::SwizzleFits<C, __VA_ARGS__>()) {                     \
+    return Swizzle<__VA_ARGS__>();                                                    \
+  }                                                                                   \
+  auto NAME() const& requires(detail::SwizzleFits<C, __VA_ARGS__>()) {                \
+    return Swizzle<__VA_ARGS__>();                                                    \
+  }
+
+template <class T, int C, int N>
 struct Vector : VectorStorage<T, C, N> {
   static_assert(C >= 2 && C <= 4, "HLSL vectors have 2 to 4 components");
   using component_type = LanesOf<T, N>;
@@ -42,20 +161,309 @@ struct Vector : VectorStorage<T, C, N> {
   Vector() = default;
   /// Broadcast of one per-thread value or scalar to every component (HLSL: (float3)s).
   Vector(const component_type& s) {  // NOLINT
-    for (int i = 0; i < C; ++i) (*this)[i] = s;
+    for (int i = 0; i < C; ++i) detail::SetUnmasked((*this)[i], s);
   }
   template <class S>
-    requires std::is_arithmetic_v<S>
-  Vector(S s) : Vector(component_type(T(s))) {}  // NOLINT
+    requires kIsScalar<S>
+  Vector(S s) : Vector(ScalarComponent(s)) {}  // NOLINT
   template <class... Cs>
     requires(sizeof...(Cs) == C && (std::is_convertible_v<const Cs&, component_type> && ...))
   Vector(const Cs&... cs)  // NOLINT: float3(a, b, c)
       : VectorStorage<T, C, N>{component_type(cs)...} {}
+  /// HLSL's concatenating constructors: float4(v.xyz(), 1.0f), float4(a.xy(), b.xy()).
+  template <class... Parts>
+    requires(sizeof...(Parts) >= 2 && (detail::PartWidth<Parts>() + ...) == C &&
+             (detail::kIsVectorPart<Parts> || ...))
+  Vector(const Parts&... parts) {  // NOLINT
+    int k = 0;
+    (Append(k, parts), ...);
+  }
+  /// A uniform vector broadcast to every thread: Float3<N> p = float3{1, 2, 3}.
+  template <class E>
+    requires kIsUniformVector<E, C>
+  Vector(const E& e) {  // NOLINT
+    [&]<size_t... I>(std::index_sequence<I...>) {
+      (detail::SetUnmasked((*this)[int(I)], ScalarComponent(detail::UniformComponent<I>(e))), ...);
+    }(std::make_index_sequence<C>{});
+  }
+  /// Per-component values, thread by thread (host code and tests).
+  explicit Vector(const std::array<std::array<T, N>, C>& components) {
+    for (int i = 0; i < C; ++i)
+      for (int t = 0; t < N; ++t) (*this)[i].set_lane(t, components[i][t]);
+  }
+  /// HLSL cast between vector types, component by component with the scalar rules (D3D ftoi for
+  /// float to int, != 0 for bool); (float2)v4 keeps the first components, as HLSL truncates.
+  template <class U, int C2>
+    requires((!std::is_same_v<U, T> && C2 == C) || C2 > C)
+  explicit Vector(const Vector<U, C2, N>& other) {
+    for (int i = 0; i < C; ++i) {
+      if constexpr (std::is_same_v<U, T>) detail::SetUnmasked((*this)[i], other[i]);
+      else detail::SetUnmasked((*this)[i], component_type(other[i]));
+    }
+  }
   Vector(const Vector&) = default;
   Vector& operator=(const Vector&) = default;  // memberwise, so masked per component
 
   component_type& operator[](int i) { return this->*Members()[i]; }
   const component_type& operator[](int i) const { return this->*Members()[i]; }
+
+  /// The components of thread t.
+  std::array<T, C> lane(int t) const {
+    std::array<T, C> r;
+    for (int i = 0; i < C; ++i) r[i] = (*this)[i].lane(t);
+    return r;
+  }
+
+  // Colour names of single components; writes through them are masked like any assignment.
+  component_type& r() { return this->x; }
+  component_type& g() { return this->y; }
+  component_type& b() requires(C >= 3) { return this->z; }
+  component_type& a() requires(C >= 4) { return this->w; }
+  const component_type& r() const { return this->x; }
+  const component_type& g() const { return this->y; }
+  const component_type& b() const requires(C >= 3) { return this->z; }
+  const component_type& a() const requires(C >= 4) { return this->w; }
+
+  /// v.Swizzle<2, 1>() is v.zy(). On a variable it can be assigned to (masked); note that
+  /// `auto s = v.zy();` keeps writing into v -- spell the type to copy: Float2<N> s = v.zy().
+  template <int... I>
+  SwizzleRef<T, C, N, I...> Swizzle() & {
+    static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
+    return SwizzleRef<T, C, N, I...>(*this);
+  }
+  template <int... I>
+  Vector<T, int(sizeof...(I)), N> Swizzle() const& {
+    static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
+    return Vector<T, int(sizeof...(I)), N>((*this)[I]...);
+  }
+
+  WAVEEMU_SWIZZLE(xx, 0, 0)
+  WAVEEMU_SWIZZLE(xy, 0, 1)
+  WAVEEMU_SWIZZLE(xz, 0, 2)
+  WAVEEMU_SWIZZLE(xw, 0, 3)
+  WAVEEMU_SWIZZLE(yx, 1, 0)
+  WAVEEMU_SWIZZLE(yy, 1, 1)
+  WAVEEMU_SWIZZLE(yz, 1, 2)
+  WAVEEMU_SWIZZLE(yw, 1, 3)
+  WAVEEMU_SWIZZLE(zx, 2, 0)
+  WAVEEMU_SWIZZLE(zy, 2, 1)
+  WAVEEMU_SWIZZLE(zz, 2, 2)
+  WAVEEMU_SWIZZLE(zw, 2, 3)
+  WAVEEMU_SWIZZLE(wx, 3, 0)
+  WAVEEMU_SWIZZLE(wy, 3, 1)
+  WAVEEMU_SWIZZLE(wz, 3, 2)
+  WAVEEMU_SWIZZLE(ww, 3, 3)
+  WAVEEMU_SWIZZLE(xxx, 0, 0, 0)
+  WAVEEMU_SWIZZLE(xxy, 0, 0, 1)
+  WAVEEMU_SWIZZLE(xxz, 0, 0, 2)
+  WAVEEMU_SWIZZLE(xxw, 0, 0, 3)
+  WAVEEMU_SWIZZLE(xyx, 0, 1, 0)
+  WAVEEMU_SWIZZLE(xyy, 0, 1, 1)
+  WAVEEMU_SWIZZLE(xyz, 0, 1, 2)
+  WAVEEMU_SWIZZLE(xyw, 0, 1, 3)
+  WAVEEMU_SWIZZLE(xzx, 0, 2, 0)
+  WAVEEMU_SWIZZLE(xzy, 0, 2, 1)
+  WAVEEMU_SWIZZLE(xzz, 0, 2, 2)
+  WAVEEMU_SWIZZLE(xzw, 0, 2, 3)
+  WAVEEMU_SWIZZLE(xwx, 0, 3, 0)
+  WAVEEMU_SWIZZLE(xwy, 0, 3, 1)
+  WAVEEMU_SWIZZLE(xwz, 0, 3, 2)
+  WAVEEMU_SWIZZLE(xww, 0, 3, 3)
+  WAVEEMU_SWIZZLE(yxx, 1, 0, 0)
+  WAVEEMU_SWIZZLE(yxy, 1, 0, 1)
+  WAVEEMU_SWIZZLE(yxz, 1, 0, 2)
+  WAVEEMU_SWIZZLE(yxw, 1, 0, 3)
+  WAVEEMU_SWIZZLE(yyx, 1, 1, 0)
+  WAVEEMU_SWIZZLE(yyy, 1, 1, 1)
+  WAVEEMU_SWIZZLE(yyz, 1, 1, 2)
+  WAVEEMU_SWIZZLE(yyw, 1, 1, 3)
+  WAVEEMU_SWIZZLE(yzx, 1, 2, 0)
+  WAVEEMU_SWIZZLE(yzy, 1, 2, 1)
+  WAVEEMU_SWIZZLE(yzz, 1, 2, 2)
+  WAVEEMU_SWIZZLE(yzw, 1, 2, 3)
+  WAVEEMU_SWIZZLE(ywx, 1, 3, 0)
+  WAVEEMU_SWIZZLE(ywy, 1, 3, 1)
+  WAVEEMU_SWIZZLE(ywz, 1, 3, 2)
+  WAVEEMU_SWIZZLE(yww, 1, 3, 3)
+  WAVEEMU_SWIZZLE(zxx, 2, 0, 0)
+  WAVEEMU_SWIZZLE(zxy, 2, 0, 1)
+  WAVEEMU_SWIZZLE(zxz, 2, 0, 2)
+  WAVEEMU_SWIZZLE(zxw, 2, 0, 3)
+  WAVEEMU_SWIZZLE(zyx, 2, 1, 0)
+  WAVEEMU_SWIZZLE(zyy, 2, 1, 1)
+  WAVEEMU_SWIZZLE(zyz, 2, 1, 2)
+  WAVEEMU_SWIZZLE(zyw, 2, 1, 3)
+  WAVEEMU_SWIZZLE(zzx, 2, 2, 0)
+  WAVEEMU_SWIZZLE(zzy, 2, 2, 1)
+  WAVEEMU_SWIZZLE(zzz, 2, 2, 2)
+  WAVEEMU_SWIZZLE(zzw, 2, 2, 3)
+  WAVEEMU_SWIZZLE(zwx, 2, 3, 0)
+  WAVEEMU_SWIZZLE(zwy, 2, 3, 1)
+  WAVEEMU_SWIZZLE(zwz, 2, 3, 2)
+  WAVEEMU_SWIZZLE(zww, 2, 3, 3)
+  WAVEEMU_SWIZZLE(wxx, 3, 0, 0)
+  WAVEEMU_SWIZZLE(wxy, 3, 0, 1)
+  WAVEEMU_SWIZZLE(wxz, 3, 0, 2)
+  WAVEEMU_SWIZZLE(wxw, 3, 0, 3)
+  WAVEEMU_SWIZZLE(wyx, 3, 1, 0)
+  WAVEEMU_SWIZZLE(wyy, 3, 1, 1)
+  WAVEEMU_SWIZZLE(wyz, 3, 1, 2)
+  WAVEEMU_SWIZZLE(wyw, 3, 1, 3)
+  WAVEEMU_SWIZZLE(wzx, 3, 2, 0)
+  WAVEEMU_SWIZZLE(wzy, 3, 2, 1)
+  WAVEEMU_SWIZZLE(wzz, 3, 2, 2)
+  WAVEEMU_SWIZZLE(wzw, 3, 2, 3)
+  WAVEEMU_SWIZZLE(wwx, 3, 3, 0)
+  WAVEEMU_SWIZZLE(wwy, 3, 3, 1)
+  WAVEEMU_SWIZZLE(wwz, 3, 3, 2)
+  WAVEEMU_SWIZZLE(www, 3, 3, 3)
+  WAVEEMU_SWIZZLE(xxxx, 0, 0, 0, 0)
+  WAVEEMU_SWIZZLE(xyzw, 0, 1, 2, 3)
+  WAVEEMU_SWIZZLE(xywz, 0, 1, 3, 2)
+  WAVEEMU_SWIZZLE(xzyw, 0, 2, 1, 3)
+  WAVEEMU_SWIZZLE(xzwy, 0, 2, 3, 1)
+  WAVEEMU_SWIZZLE(xwyz, 0, 3, 1, 2)
+  WAVEEMU_SWIZZLE(xwzy, 0, 3, 2, 1)
+  WAVEEMU_SWIZZLE(yxzw, 1, 0, 2, 3)
+  WAVEEMU_SWIZZLE(yxwz, 1, 0, 3, 2)
+  WAVEEMU_SWIZZLE(yyyy, 1, 1, 1, 1)
+  WAVEEMU_SWIZZLE(yzxw, 1, 2, 0, 3)
+  WAVEEMU_SWIZZLE(yzwx, 1, 2, 3, 0)
+  WAVEEMU_SWIZZLE(ywxz, 1, 3, 0, 2)
+  WAVEEMU_SWIZZLE(ywzx, 1, 3, 2, 0)
+  WAVEEMU_SWIZZLE(zxyw, 2, 0, 1, 3)
+  WAVEEMU_SWIZZLE(zxwy, 2, 0, 3, 1)
+  WAVEEMU_SWIZZLE(zyxw, 2, 1, 0, 3)
+  WAVEEMU_SWIZZLE(zywx, 2, 1, 3, 0)
+  WAVEEMU_SWIZZLE(zzzz, 2, 2, 2, 2)
+  WAVEEMU_SWIZZLE(zwxy, 2, 3, 0, 1)
+  WAVEEMU_SWIZZLE(zwyx, 2, 3, 1, 0)
+  WAVEEMU_SWIZZLE(wxyz, 3, 0, 1, 2)
+  WAVEEMU_SWIZZLE(wxzy, 3, 0, 2, 1)
+  WAVEEMU_SWIZZLE(wyxz, 3, 1, 0, 2)
+  WAVEEMU_SWIZZLE(wyzx, 3, 1, 2, 0)
+  WAVEEMU_SWIZZLE(wzxy, 3, 2, 0, 1)
+  WAVEEMU_SWIZZLE(wzyx, 3, 2, 1, 0)
+  WAVEEMU_SWIZZLE(wwww, 3, 3, 3, 3)
+  WAVEEMU_SWIZZLE(rr, 0, 0)
+  WAVEEMU_SWIZZLE(rg, 0, 1)
+  WAVEEMU_SWIZZLE(rb, 0, 2)
+  WAVEEMU_SWIZZLE(ra, 0, 3)
+  WAVEEMU_SWIZZLE(gr, 1, 0)
+  WAVEEMU_SWIZZLE(gg, 1, 1)
+  WAVEEMU_SWIZZLE(gb, 1, 2)
+  WAVEEMU_SWIZZLE(ga, 1, 3)
+  WAVEEMU_SWIZZLE(br, 2, 0)
+  WAVEEMU_SWIZZLE(bg, 2, 1)
+  WAVEEMU_SWIZZLE(bb, 2, 2)
+  WAVEEMU_SWIZZLE(ba, 2, 3)
+  WAVEEMU_SWIZZLE(ar, 3, 0)
+  WAVEEMU_SWIZZLE(ag, 3, 1)
+  WAVEEMU_SWIZZLE(ab, 3, 2)
+  WAVEEMU_SWIZZLE(aa, 3, 3)
+  WAVEEMU_SWIZZLE(rrr, 0, 0, 0)
+  WAVEEMU_SWIZZLE(rrg, 0, 0, 1)
+  WAVEEMU_SWIZZLE(rrb, 0, 0, 2)
+  WAVEEMU_SWIZZLE(rra, 0, 0, 3)
+  WAVEEMU_SWIZZLE(rgr, 0, 1, 0)
+  WAVEEMU_SWIZZLE(rgg, 0, 1, 1)
+  WAVEEMU_SWIZZLE(rgb, 0, 1, 2)
+  WAVEEMU_SWIZZLE(rga, 0, 1, 3)
+  WAVEEMU_SWIZZLE(rbr, 0, 2, 0)
+  WAVEEMU_SWIZZLE(rbg, 0, 2, 1)
+  WAVEEMU_SWIZZLE(rbb, 0, 2, 2)
+  WAVEEMU_SWIZZLE(rba, 0, 2, 3)
+  WAVEEMU_SWIZZLE(rar, 0, 3, 0)
+  WAVEEMU_SWIZZLE(rag, 0, 3, 1)
+  WAVEEMU_SWIZZLE(rab, 0, 3, 2)
+  WAVEEMU_SWIZZLE(raa, 0, 3, 3)
+  WAVEEMU_SWIZZLE(grr, 1, 0, 0)
+  WAVEEMU_SWIZZLE(grg, 1, 0, 1)
+  WAVEEMU_SWIZZLE(grb, 1, 0, 2)
+  WAVEEMU_SWIZZLE(gra, 1, 0, 3)
+  WAVEEMU_SWIZZLE(ggr, 1, 1, 0)
+  WAVEEMU_SWIZZLE(ggg, 1, 1, 1)
+  WAVEEMU_SWIZZLE(ggb, 1, 1, 2)
+  WAVEEMU_SWIZZLE(gga, 1, 1, 3)
+  WAVEEMU_SWIZZLE(gbr, 1, 2, 0)
+  WAVEEMU_SWIZZLE(gbg, 1, 2, 1)
+  WAVEEMU_SWIZZLE(gbb, 1, 2, 2)
+  WAVEEMU_SWIZZLE(gba, 1, 2, 3)
+  WAVEEMU_SWIZZLE(gar, 1, 3, 0)
+  WAVEEMU_SWIZZLE(gag, 1, 3, 1)
+  WAVEEMU_SWIZZLE(gab, 1, 3, 2)
+  WAVEEMU_SWIZZLE(gaa, 1, 3, 3)
+  WAVEEMU_SWIZZLE(brr, 2, 0, 0)
+  WAVEEMU_SWIZZLE(brg, 2, 0, 1)
+  WAVEEMU_SWIZZLE(brb, 2, 0, 2)
+  WAVEEMU_SWIZZLE(bra, 2, 0, 3)
+  WAVEEMU_SWIZZLE(bgr, 2, 1, 0)
+  WAVEEMU_SWIZZLE(bgg, 2, 1, 1)
+  WAVEEMU_SWIZZLE(bgb, 2, 1, 2)
+  WAVEEMU_SWIZZLE(bga, 2, 1, 3)
+  WAVEEMU_SWIZZLE(bbr, 2, 2, 0)
+  WAVEEMU_SWIZZLE(bbg, 2, 2, 1)
+  WAVEEMU_SWIZZLE(bbb, 2, 2, 2)
+  WAVEEMU_SWIZZLE(bba, 2, 2, 3)
+  WAVEEMU_SWIZZLE(bar, 2, 3, 0)
+  WAVEEMU_SWIZZLE(bag, 2, 3, 1)
+  WAVEEMU_SWIZZLE(bab, 2, 3, 2)
+  WAVEEMU_SWIZZLE(baa, 2, 3, 3)
+  WAVEEMU_SWIZZLE(arr, 3, 0, 0)
+  WAVEEMU_SWIZZLE(arg, 3, 0, 1)
+  WAVEEMU_SWIZZLE(arb, 3, 0, 2)
+  WAVEEMU_SWIZZLE(ara, 3, 0, 3)
+  WAVEEMU_SWIZZLE(agr, 3, 1, 0)
+  WAVEEMU_SWIZZLE(agg, 3, 1, 1)
+  WAVEEMU_SWIZZLE(agb, 3, 1, 2)
+  WAVEEMU_SWIZZLE(aga, 3, 1, 3)
+  WAVEEMU_SWIZZLE(abr, 3, 2, 0)
+  WAVEEMU_SWIZZLE(abg, 3, 2, 1)
+  WAVEEMU_SWIZZLE(abb, 3, 2, 2)
+  WAVEEMU_SWIZZLE(aba, 3, 2, 3)
+  WAVEEMU_SWIZZLE(aar, 3, 3, 0)
+  WAVEEMU_SWIZZLE(aag, 3, 3, 1)
+  WAVEEMU_SWIZZLE(aab, 3, 3, 2)
+  WAVEEMU_SWIZZLE(aaa, 3, 3, 3)
+  WAVEEMU_SWIZZLE(rrrr, 0, 0, 0, 0)
+  WAVEEMU_SWIZZLE(rgba, 0, 1, 2, 3)
+  WAVEEMU_SWIZZLE(rgab, 0, 1, 3, 2)
+  WAVEEMU_SWIZZLE(rbga, 0, 2, 1, 3)
+  WAVEEMU_SWIZZLE(rbag, 0, 2, 3, 1)
+  WAVEEMU_SWIZZLE(ragb, 0, 3, 1, 2)
+  WAVEEMU_SWIZZLE(rabg, 0, 3, 2, 1)
+  WAVEEMU_SWIZZLE(grba, 1, 0, 2, 3)
+  WAVEEMU_SWIZZLE(grab, 1, 0, 3, 2)
+  WAVEEMU_SWIZZLE(gggg, 1, 1, 1, 1)
+  WAVEEMU_SWIZZLE(gbra, 1, 2, 0, 3)
+  WAVEEMU_SWIZZLE(gbar, 1, 2, 3, 0)
+  WAVEEMU_SWIZZLE(garb, 1, 3, 0, 2)
+  WAVEEMU_SWIZZLE(gabr, 1, 3, 2, 0)
+  WAVEEMU_SWIZZLE(brga, 2, 0, 1, 3)
+  WAVEEMU_SWIZZLE(brag, 2, 0, 3, 1)
+  WAVEEMU_SWIZZLE(bgra, 2, 1, 0, 3)
+  WAVEEMU_SWIZZLE(bgar, 2, 1, 3, 0)
+  WAVEEMU_SWIZZLE(bbbb, 2, 2, 2, 2)
+  WAVEEMU_SWIZZLE(barg, 2, 3, 0, 1)
+  WAVEEMU_SWIZZLE(bagr, 2, 3, 1, 0)
+  WAVEEMU_SWIZZLE(argb, 3, 0, 1, 2)
+  WAVEEMU_SWIZZLE(arbg, 3, 0, 2, 1)
+  WAVEEMU_SWIZZLE(agrb, 3, 1, 0, 2)
+  WAVEEMU_SWIZZLE(agbr, 3, 1, 2, 0)
+  WAVEEMU_SWIZZLE(abrg, 3, 2, 0, 1)
+  WAVEEMU_SWIZZLE(abgr, 3, 2, 1, 0)
+  WAVEEMU_SWIZZLE(aaaa, 3, 3, 3, 3)
+  // Compound assignments are masked like plain assignment.
+  template <class R> Vector& operator+=(const R& r) { return *this = *this + r; }
+  template <class R> Vector& operator-=(const R& r) { return *this = *this - r; }
+  template <class R> Vector& operator*=(const R& r) { return *this = *this * r; }
+  template <class R> Vector& operator/=(const R& r) { return *this = *this / r; }
+  template <class R> Vector& operator%=(const R& r) { return *this = *this % r; }
+  template <class R> Vector& operator&=(const R& r) { return *this = *this & r; }
+  template <class R> Vector& operator|=(const R& r) { return *this = *this | r; }
+  template <class R> Vector& operator^=(const R& r) { return *this = *this ^ r; }
+  template <class R> Vector& operator<<=(const R& r) { return *this = *this << r; }
+  template <class R> Vector& operator>>=(const R& r) { return *this = *this >> r; }
 
  private:
   static constexpr auto Members() {
@@ -64,6 +472,64 @@ struct Vector : VectorStorage<T, C, N> {
     else if constexpr (C == 3) return std::array<component_type B::*, 3>{&B::x, &B::y, &B::z};
     else return std::array<component_type B::*, 4>{&B::x, &B::y, &B::z, &B::w};
   }
+  template <class S>
+  static component_type ScalarComponent(S s) {
+    if constexpr (std::is_same_v<T, bool>) return component_type(static_cast<bool>(s));
+    else return component_type(s);  // Lanes' scalar constructor: HLSL conversion rules
+  }
+  template <class P>
+  void Append(int& k, const P& part) {
+    if constexpr (detail::kIsVectorPart<P>) {
+      for (int j = 0; j < P::kComponents; ++j) {
+        if constexpr (std::is_same_v<typename P::value_type, T>)
+          detail::SetUnmasked((*this)[k++], part[j]);
+        else detail::SetUnmasked((*this)[k++], component_type(part[j]));
+      }
+    } else if constexpr (kIsScalar<P>) {
+      detail::SetUnmasked((*this)[k++], ScalarComponent(part));
+    } else {
+      detail::SetUnmasked((*this)[k++], component_type(part));
+    }
+  }
+};
+
+#undef WAVEEMU_SWIZZLE
+
+/// The result of v.zy() on a variable: a copy of the components (so it reads and computes like
+/// a Vector<T, 2, N>) that also writes back into v's components, masked, when assigned to.
+template <class T, int C, int N, int... I>
+class SwizzleRef : public Vector<T, int(sizeof...(I)), N> {
+  using Base = Vector<T, int(sizeof...(I)), N>;
+
+ public:
+  explicit SwizzleRef(Vector<T, C, N>& target) : Base(target[I]...), target_(&target) {}
+  SwizzleRef(const SwizzleRef&) = default;
+
+  SwizzleRef& operator=(const Base& value) {
+    static_assert(detail::AllDistinct<I...>(),
+                  "cannot assign through a swizzle that repeats a component (v.xxy() = ...): "
+                  "HLSL rejects it too; assign the components separately");
+    int k = 0;
+    (((*target_)[I] = value[k++]), ...);  // masked, like any assignment
+    static_cast<Base&>(*this) = value;  // keep the copy in step for chained reads
+    return *this;
+  }
+  SwizzleRef& operator=(const SwizzleRef& other) { return *this = static_cast<const Base&>(other); }
+
+  template <class R> SwizzleRef& operator+=(const R& r) { return *this = value() + r; }
+  template <class R> SwizzleRef& operator-=(const R& r) { return *this = value() - r; }
+  template <class R> SwizzleRef& operator*=(const R& r) { return *this = value() * r; }
+  template <class R> SwizzleRef& operator/=(const R& r) { return *this = value() / r; }
+  template <class R> SwizzleRef& operator%=(const R& r) { return *this = value() % r; }
+  template <class R> SwizzleRef& operator&=(const R& r) { return *this = value() & r; }
+  template <class R> SwizzleRef& operator|=(const R& r) { return *this = value() | r; }
+  template <class R> SwizzleRef& operator^=(const R& r) { return *this = value() ^ r; }
+  template <class R> SwizzleRef& operator<<=(const R& r) { return *this = value() << r; }
+  template <class R> SwizzleRef& operator>>=(const R& r) { return *this = value() >> r; }
+
+ private:
+  const Base& value() const { return *this; }
+  Vector<T, C, N>* target_;
 };
 
 template <int N> using Uint2 = Vector<uint32_t, 2, N>;
@@ -78,5 +544,170 @@ template <int N> using Float4 = Vector<float, 4, N>;
 template <int N> using Bool2 = Vector<bool, 2, N>;
 template <int N> using Bool3 = Vector<bool, 3, N>;
 template <int N> using Bool4 = Vector<bool, 4, N>;
+template <int N> using Half2 = Vector<half, 2, N>;
+template <int N> using Half3 = Vector<half, 3, N>;
+template <int N> using Half4 = Vector<half, 4, N>;
+template <int N> using Double2 = Vector<double, 2, N>;
+template <int N> using Double3 = Vector<double, 3, N>;
+template <int N> using Double4 = Vector<double, 4, N>;
+
+// ------------------------------------------------------------------------------------------------
+// Element-wise operators: vector (op) vector, vector (op) per-thread scalar, vector (op) plain
+// scalar, and the mirror images. The result is built (unmasked); assigning it is masked.
+
+namespace detail {
+
+/// Vector<R, C, N> whose component i is f(i).
+template <class R, int C, int N, class F>
+Vector<R, C, N> BuildVector(F&& f) {
+  return [&]<size_t... I>(std::index_sequence<I...>) {
+    return Vector<R, C, N>(f(int(I))...);
+  }(std::make_index_sequence<C>{});
+}
+
+/// Vector<float, C, N> (op) Lanes<uint32_t, N>: HLSL converts the integer to the float type.
+template <class T, class U>
+inline constexpr bool kConvertsToVectorType =
+    !std::is_same_v<T, U> && kIsFloatLike<T> && std::is_integral_v<U>;
+
+}  // namespace detail
+
+#define WAVEEMU_VECTOR_BINARY(OP, R)                                                            \
+  template <class T, int C, int N>                                                              \
+  Vector<R, C, N> operator OP(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {             \
+    return detail::BuildVector<R, C, N>([&](int i) { return a[i] OP b[i]; });                   \
+  }                                                                                             \
+  template <class T, int C, int N>                                                              \
+  Vector<R, C, N> operator OP(const Vector<T, C, N>& a, const LanesOf<T, N>& b) {               \
+    return detail::BuildVector<R, C, N>([&](int i) { return a[i] OP b; });                      \
+  }                                                                                             \
+  template <class T, int C, int N>                                                              \
+  Vector<R, C, N> operator OP(const LanesOf<T, N>& a, const Vector<T, C, N>& b) {               \
+    return detail::BuildVector<R, C, N>([&](int i) { return a OP b[i]; });                      \
+  }                                                                                             \
+  template <class T, int C, int N, class U>                                                     \
+    requires detail::kConvertsToVectorType<T, U>                                                \
+  Vector<R, C, N> operator OP(const Vector<T, C, N>& a, const Lanes<U, N>& b) {                 \
+    const Lanes<T, N> bt(b);                                                                    \
+    return detail::BuildVector<R, C, N>([&](int i) { return a[i] OP bt; });                     \
+  }                                                                                             \
+  template <class T, int C, int N, class U>                                                     \
+    requires detail::kConvertsToVectorType<T, U>                                                \
+  Vector<R, C, N> operator OP(const Lanes<U, N>& a, const Vector<T, C, N>& b) {                 \
+    const Lanes<T, N> at(a);                                                                    \
+    return detail::BuildVector<R, C, N>([&](int i) { return at OP b[i]; });                     \
+  }                                                                                             \
+  template <class T, int C, int N, class S>                                                     \
+    requires kIsScalar<S>                                                                       \
+  Vector<R, C, N> operator OP(const Vector<T, C, N>& a, S b) {                                  \
+    const LanesOf<T, N> bl(b);                                                                  \
+    return detail::BuildVector<R, C, N>([&](int i) { return a[i] OP bl; });                     \
+  }                                                                                             \
+  template <class T, int C, int N, class S>                                                     \
+    requires kIsScalar<S>                                                                       \
+  Vector<R, C, N> operator OP(S a, const Vector<T, C, N>& b) {                                  \
+    const LanesOf<T, N> al(a);                                                                  \
+    return detail::BuildVector<R, C, N>([&](int i) { return al OP b[i]; });                     \
+  }
+
+WAVEEMU_VECTOR_BINARY(+, T)
+WAVEEMU_VECTOR_BINARY(-, T)
+WAVEEMU_VECTOR_BINARY(*, T)
+WAVEEMU_VECTOR_BINARY(/, T)
+WAVEEMU_VECTOR_BINARY(%, T)
+WAVEEMU_VECTOR_BINARY(&, T)
+WAVEEMU_VECTOR_BINARY(|, T)
+WAVEEMU_VECTOR_BINARY(^, T)
+WAVEEMU_VECTOR_BINARY(<<, T)
+WAVEEMU_VECTOR_BINARY(>>, T)
+WAVEEMU_VECTOR_BINARY(&&, bool)
+WAVEEMU_VECTOR_BINARY(||, bool)
+WAVEEMU_VECTOR_BINARY(==, bool)
+WAVEEMU_VECTOR_BINARY(!=, bool)
+WAVEEMU_VECTOR_BINARY(<, bool)
+WAVEEMU_VECTOR_BINARY(<=, bool)
+WAVEEMU_VECTOR_BINARY(>, bool)
+WAVEEMU_VECTOR_BINARY(>=, bool)
+
+#undef WAVEEMU_VECTOR_BINARY
+
+template <class T, int C, int N>
+Vector<T, C, N> operator-(const Vector<T, C, N>& a) {
+  return detail::BuildVector<T, C, N>([&](int i) { return -a[i]; });
+}
+template <class T, int C, int N>
+Vector<T, C, N> operator+(const Vector<T, C, N>& a) {
+  return a;
+}
+template <class T, int C, int N>
+Vector<T, C, N> operator~(const Vector<T, C, N>& a) {
+  return detail::BuildVector<T, C, N>([&](int i) { return ~a[i]; });
+}
+template <class T, int C, int N>
+Vector<bool, C, N> operator!(const Vector<T, C, N>& a) {
+  if constexpr (std::is_same_v<T, bool>)
+    return detail::BuildVector<bool, C, N>([&](int i) { return !a[i]; });
+  else
+    return detail::BuildVector<bool, C, N>([&](int i) { return a[i] == LanesOf<T, N>(T(0)); });
+}
+
+// ------------------------------------------------------------------------------------------------
+// select, any, all, dot
+
+/// HLSL select(cond, a, b) on vectors: per component (a bool vector) or one bool per thread.
+template <class T, int C, int N>
+Vector<T, C, N> select(const Vector<bool, C, N>& cond, const Vector<T, C, N>& a,
+                       const Vector<T, C, N>& b) {
+  return detail::BuildVector<T, C, N>([&](int i) { return select(cond[i], a[i], b[i]); });
+}
+template <class T, int C, int N>
+Vector<T, C, N> select(const Bool<N>& cond, const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
+  return detail::BuildVector<T, C, N>([&](int i) { return select(cond, a[i], b[i]); });
+}
+
+// ------------------------------ any
+/// HLSL any(x): true where some component is non-zero.
+template <int N>
+Bool<N> any(const Bool<N>& b) {
+  return b;
+}
+template <class T, int N>
+Bool<N> any(const Lanes<T, N>& x) {
+  return x != Lanes<T, N>(T(0));
+}
+template <class T, int C, int N>
+Bool<N> any(const Vector<T, C, N>& v) {
+  Mask<N> m;
+  for (int i = 0; i < C; ++i) m |= any(v[i]).mask();
+  return Bool<N>::FromMask(m);
+}
+
+// ------------------------------ all
+/// HLSL all(x): true where every component is non-zero.
+template <int N>
+Bool<N> all(const Bool<N>& b) {
+  return b;
+}
+template <class T, int N>
+Bool<N> all(const Lanes<T, N>& x) {
+  return x != Lanes<T, N>(T(0));
+}
+template <class T, int C, int N>
+Bool<N> all(const Vector<T, C, N>& v) {
+  Mask<N> m = Mask<N>::All();
+  for (int i = 0; i < C; ++i) m &= all(v[i]).mask();
+  return Bool<N>::FromMask(m);
+}
+
+// ------------------------------ dot
+/// HLSL dot(a, b): a.x*b.x + a.y*b.y + ..., added left to right, each product and sum rounded
+/// (the order and rounding of DXIL's Dot2/3/4 are implementation-defined; this is the plain one).
+template <class T, int C, int N>
+Lanes<T, N> dot(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
+  static_assert(!std::is_same_v<T, bool>, "dot needs numeric vectors, not bool vectors");
+  return [&]<size_t... I>(std::index_sequence<I...>) {
+    return (... + Lanes<T, N>(a[int(I)] * b[int(I)]));
+  }(std::make_index_sequence<C>{});
+}
 
 }  // namespace waveemu
