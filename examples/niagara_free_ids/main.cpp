@@ -27,7 +27,7 @@ bool Show(const char* name, const std::vector<int32_t>& table,
   const FreeIDsResult r = RunFreeIDs<K>(table, options);
   const std::vector<int32_t> listed(r.list.begin(), r.list.begin() + r.count);
   const bool match = listed == expected;  // deterministic mode lists in ascending order
-  fmt::print("{:<12} {} groups, count {:2}, {}, out-of-bounds reads {}\n  list: {}\n", name,
+  fmt::print("{:<12} groups {}, count {:2}, {}, out-of-bounds reads {}\n  list: {}\n", name,
              r.groups, r.count, match ? "matches the reference" : "DOES NOT MATCH",
              r.dispatch.out_of_bounds_reads, fmt::join(listed, " "));
   return match;
