@@ -207,7 +207,8 @@ void CheckDeterministic(const char* kernel, const Table& t, int W) {
 
 }  // namespace
 
-TEST_CASE("deterministic mode gives byte-identical output on a repeat, in ascending ID order") {
+TEST_CASE("free-ID kernels in deterministic mode give byte-identical output on a repeat, in "
+          "ascending ID order") {
   const Table t = Tables(size_t(1) << 20, 32, true, false)[1];  // half free
   for (int W : {4, 32, 128}) {
     CheckDeterministic<ComputeFreeIDsWave<64>>("wave", t, W);
@@ -235,8 +236,8 @@ void CheckRaggedEnd(const char* kernel, const Table& t, int W) {
 
 }  // namespace
 
-TEST_CASE("a table that ends inside a group: IDs past its end read 0, are not free, and the "
-          "reads are counted") {
+TEST_CASE("free-ID kernels on a table that ends inside a group: IDs past its end read 0, are "
+          "not free, and the reads are counted") {
   // 1000 entries: no group size used here divides it; the last entry is free, so a kernel that
   // mishandles the ragged group loses it.
   Table t{"1000 entries, every third ID and the last free",
@@ -248,7 +249,8 @@ TEST_CASE("a table that ends inside a group: IDs past its end read 0, are not fr
   }
 }
 
-TEST_CASE("the wave version claims one output range per wave: two waves of 8, worked by hand") {
+TEST_CASE("the wave free-ID kernel claims one output range per wave: two waves of 8, worked "
+          "by hand") {
   // IDs 0..15, one group of 16 threads, wave 8. Free: 1, 2, 6 (wave 0) and 8, 13 (wave 1).
   // Deterministic: wave 0's first lane adds 3 to the list size first and gets 0, wave 1's adds 2
   // and gets 3. Lane offsets (WavePrefixCountBits): 1->0, 2->1, 6->2; 8->0, 13->1.
