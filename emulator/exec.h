@@ -56,6 +56,9 @@ class GroupBase {
   virtual void LeaveFunction() = 0;
   /// Whether any thread is active (a construct no thread reaches does not run).
   virtual bool AnyActive() const = 0;
+  /// How many threads are active (helpers included), for operations without a per-thread
+  /// argument that act once per active thread (an Interlocked* whose arguments are all uniform).
+  virtual int ActiveCount() const = 0;
   /// Checks that every thread of the group reaches a barrier together.
   virtual void Barrier(const char* name) = 0;
   virtual int wave_size() const = 0;
@@ -159,6 +162,7 @@ class GroupState final : public GroupBase {
 
   // ------------------------------ masks
   bool AnyActive() const override { return active_.Any(); }
+  int ActiveCount() const override { return active_.Count(); }
   const Mask<N>& active() const { return active_; }
   void set_active(const Mask<N>& m) { active_ = m; }
   const Mask<N>& helper() const { return helper_; }

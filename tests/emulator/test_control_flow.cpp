@@ -1,11 +1,11 @@
 // test_control_flow.cpp -- masked control flow against hand-worked masks (DESIGN §1, semantics.md
 // §3.2: SPV_KHR_maximal_reconvergence plus the DXIL switch rule of hlsl-specs proposal 0050).
 //
-// Each test traces, at chosen statements, which threads are active and what WaveActiveCountBits
-// and WavePrefixCountBits return there. Expected masks are literals written in thread order
+// Each test traces, at chosen statements, which threads are active and what WaveActiveBallot,
+// WaveActiveCountBits and WavePrefixCountBits return there. Expected masks are literals written in thread order
 // (character t is thread t); the per-thread x is t % 8, so one 8-character pattern describes every
-// group size. Expected counts come from a scalar loop over the expected mask, and for the
-// 8-thread group at wave size 4 also from literals worked out by hand.
+// group size. Expected ballots and counts come from a scalar loop over the expected mask, and for
+// the 8-thread group at wave size 4 the counts also from literals worked out by hand.
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
 #include "tests/support/run_group.h"
@@ -31,6 +31,7 @@ struct Event {
   std::string mask;
   std::vector<int> count;
   std::vector<int> prefix;
+  std::vector<int64_t> ballot;  // component x of WaveActiveBallot(true), -1 on inactive threads
 };
 
 template <int N>
@@ -49,8 +50,11 @@ class Tracer {
     Uint<N> count(kSentinel), prefix(kSentinel);  // construction is unmasked; assignment masked
     count = WaveActiveCountBits(Bool<N>(true));
     prefix = WavePrefixCountBits(Bool<N>(true));
-    Event e{std::move(label), MaskString(s.active()), {}, {}};
+    Uint<N> ballot(kSentinel);
+    ballot = WaveActiveBallot<N>(true).x;
+    Event e{std::move(label), MaskString(s.active()), {}, {}, {}};
     for (int t = 0; t < N; ++t) {
+      e.ballot.push_back(s.active().Test(t) ? int64_t(ballot.lane(t)) : -1);
       e.count.push_back(count.lane(t) == kSentinel ? -1 : int(count.lane(t)));
       e.prefix.push_back(prefix.lane(t) == kSentinel ? -1 : int(prefix.lane(t)));
     }
@@ -84,22 +88,26 @@ std::string Repeat(const std::string& pattern, int n) {
 
 /// The reference for the wave ops, straight from their definitions: thread t is lane t % W of
 /// wave t / W; CountBits(true) counts the active threads of t's wave, PrefixCountBits(true)
-/// those of them below t.
+/// those of them below t; Ballot(true).x has bit u % W set for each of them (waves up to 32).
 void ReferenceCounts(const std::string& mask, int W, std::vector<int>& count,
-                     std::vector<int>& prefix) {
+                     std::vector<int>& prefix, std::vector<int64_t>& ballot) {
   const int n = int(mask.size());
   count.assign(n, -1);
   prefix.assign(n, -1);
+  ballot.assign(n, -1);
   for (int t = 0; t < n; ++t) {
     if (mask[t] != '1') continue;
     int c = 0, p = 0;
+    int64_t b = 0;
     for (int u = 0; u < n; ++u)
       if (u / W == t / W && mask[u] == '1') {
         ++c;
         if (u < t) ++p;
+        b |= int64_t{1} << (u % W);
       }
     count[t] = c;
     prefix[t] = p;
+    ballot[t] = b;
   }
 }
 
@@ -109,9 +117,11 @@ std::vector<int> Digits(const std::string& s) {
   return r;
 }
 
-std::string Show(const std::vector<int>& v) {
+template <class T>
+std::string Show(const std::vector<T>& v, bool hex = false) {
   std::string s;
-  for (int x : v) s += x < 0 ? std::string(" -") : fmt::format(" {}", x);
+  for (T x : v)
+    s += x < 0 ? std::string(" -") : hex ? fmt::format(" {:x}", x) : fmt::format(" {}", x);
   return s;
 }
 
@@ -123,10 +133,11 @@ void CheckTrace(const Tracer<N>& tracer, int W, const std::vector<Want>& want) {
   for (size_t i = 0; i < rows; ++i) {
     std::string wmask, amask, wlabel, alabel;
     std::vector<int> wcount, wprefix;
+    std::vector<int64_t> wballot;
     if (i < want.size()) {
       wlabel = want[i].label;
       wmask = Repeat(want[i].pattern, N);
-      ReferenceCounts(wmask, W, wcount, wprefix);
+      ReferenceCounts(wmask, W, wcount, wprefix, wballot);
       if (N == 8 && W == 4 && !want[i].count8.empty()) {
         // The hand-worked literals must agree with the reference loop, and the trace with both.
         REQUIRE_MESSAGE(Digits(want[i].count8) == wcount, "hand-worked counts of ", wlabel);
@@ -139,16 +150,18 @@ void CheckTrace(const Tracer<N>& tracer, int W, const std::vector<Want>& want) {
       alabel = e.label;
       amask = e.mask;
       row_ok = i < want.size() && e.label == wlabel && e.mask == wmask && e.count == wcount &&
-               e.prefix == wprefix;
+               e.prefix == wprefix && e.ballot == wballot;
       report += fmt::format("{:2} {:<18} active {}{}\n", i, alabel, amask,
                             row_ok ? "" : "   <-- differs");
       if (!row_ok)
-        report += fmt::format("   {:<18} count  {}\n   {:<18} prefix {}\n", "", Show(e.count), "",
-                              Show(e.prefix));
+        report += fmt::format("   {:<18} count  {}\n   {:<18} prefix {}\n   {:<18} ballot {}\n",
+                              "", Show(e.count), "", Show(e.prefix), "", Show(e.ballot, true));
     }
     if (!row_ok && i < want.size())
-      report += fmt::format("   expected {:<9} active {}\n   {:<18} count  {}\n   {:<18} prefix {}\n",
-                            wlabel, wmask, "", Show(wcount), "", Show(wprefix));
+      report += fmt::format(
+          "   expected: {}\n   {:<18} active {}\n   {:<18} count  {}\n   {:<18} prefix {}\n"
+          "   {:<18} ballot {}\n",
+          wlabel, "", wmask, "", Show(wcount), "", Show(wprefix), "", Show(wballot, true));
     ok = ok && row_ok;
   }
   if (ok) {
@@ -587,7 +600,7 @@ TEST_CASE("return_ from the kernel switches threads off for the rest of the grou
       trace("end");
       CHECK(MaskString(CurrentGroup<N>().returned()) == Repeat("0000 0111", N));
       try {
-        CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync");
+        GroupMemoryBarrierWithGroupSync();
       } catch (const KernelError& e) {
         barrier_error = e.what();
       }
@@ -826,11 +839,11 @@ TEST_CASE("a barrier under a partial mask is a KernelError naming the barrier an
   std::string what;
   RunGroup<16>(8, [&] {
     const Uint<16> x = ThreadIndex<16>();
-    CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync");  // whole group: fine
-    if_(x < 16u, [] { CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync"); });
+    GroupMemoryBarrierWithGroupSync();  // whole group: fine
+    if_(x < 16u, [] { GroupMemoryBarrierWithGroupSync(); });
     if_(x < 3u, [&] {
       try {
-        CurrentGroupBase("test").Barrier("AllMemoryBarrierWithGroupSync");
+        AllMemoryBarrierWithGroupSync();
       } catch (const KernelError& e) {
         what = e.what();
       }
@@ -851,7 +864,7 @@ TEST_CASE("a barrier that every thread has left through break_ is not reached, s
     const Uint<8> x = ThreadIndex<8>();
     while_([&] { return x < 100u; }, [&] {
       if_(x < 100u, [] { break_(); });
-      CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync");
+      GroupMemoryBarrierWithGroupSync();
       ++barriers;
     });
   });

@@ -45,7 +45,7 @@ struct EarlyReturnThenBarrier {
   void main(SV_GroupID gid, SV_GroupIndex<8> gi) const {
     // Group 2 only: threads 5..7 return before the barrier.
     if (gid.x == 2) if_(gi >= 5u, [] { return_(); });
-    CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync");
+    GroupMemoryBarrierWithGroupSync();
   }
 };
 
@@ -54,7 +54,7 @@ struct UniformBarrier {
   void main(SV_GroupIndex<8> gi) const {
     Uint<8> i(0u);
     while_([&] { return i < gi % 3u; }, [&] { i = i + 1u; });  // divergent, then rejoined
-    CurrentGroupBase("test").Barrier("GroupMemoryBarrierWithGroupSync");
+    GroupMemoryBarrierWithGroupSync();
   }
 };
 
@@ -218,4 +218,21 @@ TEST_CASE("loops and ifs over groups wider than one mask word follow a per-threa
     test.template operator()<100>(W);
     test.template operator()<256>(W);
   }
+}
+
+TEST_CASE("GroupBase answers AnyActive and ActiveCount for code that has no thread count") {
+  std::vector<int> counts;
+  std::vector<bool> any;
+  RunGroup<16>(8, [&] {
+    const Uint<16> x = ThreadIndex<16>();
+    GroupBase& g = CurrentGroupBase("test");
+    counts.push_back(g.ActiveCount());
+    any.push_back(g.AnyActive());
+    if_(x % 4u == 1u, [&] { counts.push_back(g.ActiveCount()); });
+    if_(x < 100u, [] { return_(); });
+    counts.push_back(g.ActiveCount());
+    any.push_back(g.AnyActive());
+  });
+  CHECK(counts == std::vector<int>{16, 4, 0});
+  CHECK(any == std::vector<bool>{true, false});
 }
