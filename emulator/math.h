@@ -194,7 +194,9 @@ Lanes<T, N> mad(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& c
         } else {
           auto p = hn::Mul(x, y);
           // The compiler must not contract Mul + Add into an FMA (GCC does under -std=gnu++20).
+#if HWY_ARCH_X86
           asm("" : "+v"(p.raw));
+#endif
           hn::Store(hn::Add(p, z), d, r.data() + i);
         }
       }

@@ -1,0 +1,233 @@
+// test_vector.cpp -- per-thread HLSL vectors: element-wise operators against a scalar loop,
+// swizzle reads (hand-worked), masked swizzle writes inside if_, casts, constructors, select,
+// any, all, dot.
+#include "emulator/emulator.h"
+#include "tests/support/mask_patterns.h"
+#include "tests/support/run_group.h"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+using namespace waveemu;
+
+namespace {
+
+constexpr int kN = 37;
+
+/// Thread t, component i holds 10*t + i + 1 (distinct everywhere, so swizzles are visible).
+template <class T, int C>
+Vector<T, C, kN> Ramp() {
+  std::array<std::array<T, kN>, C> c;
+  for (int i = 0; i < C; ++i)
+    for (int t = 0; t < kN; ++t) c[i][t] = T(10 * t + i + 1);
+  return Vector<T, C, kN>(c);
+}
+
+template <class T, int C>
+void CheckComponents(const Vector<T, C, kN>& v, auto expected, const char* what) {
+  for (int t = 0; t < kN; ++t)
+    for (int i = 0; i < C; ++i)
+      if (!(v[i].lane(t) == T(expected(t, i)))) {
+        FAIL_CHECK(what, ": thread ", t, " component ", i, " expected ", T(expected(t, i)),
+                   " got ", v[i].lane(t));
+        return;
+      }
+  CHECK(true);
+}
+
+}  // namespace
+
+TEST_CASE("vector arithmetic is element-wise with vectors, per-thread scalars and plain scalars") {
+  const auto a = Ramp<float, 3>();
+  const auto b = Ramp<float, 3>() * 2.0f;
+  std::array<float, kN> sv;
+  for (int t = 0; t < kN; ++t) sv[t] = float(t) - 5.0f;
+  const Float<kN> s(sv);
+  auto av = [](int t, int i) { return float(10 * t + i + 1); };
+  CheckComponents<float, 3>(b, [&](int t, int i) { return 2 * av(t, i); }, "v * 2");
+  CheckComponents<float, 3>(a + b, [&](int t, int i) { return 3 * av(t, i); }, "a + b");
+  CheckComponents<float, 3>(b - a, [&](int t, int i) { return av(t, i); }, "b - a");
+  CheckComponents<float, 3>(a * s, [&](int t, int i) { return av(t, i) * sv[t]; }, "a * s");
+  CheckComponents<float, 3>(s * a, [&](int t, int i) { return av(t, i) * sv[t]; }, "s * a");
+  CheckComponents<float, 3>(1.0f - a, [&](int t, int i) { return 1 - av(t, i); }, "1 - a");
+  CheckComponents<float, 3>(-a, [&](int t, int i) { return -av(t, i); }, "-a");
+  CheckComponents<float, 3>(a / Uint<kN>(2u), [&](int t, int i) { return av(t, i) / 2; },
+                            "a / (uint)2 converts the uint");
+
+  const auto u = Ramp<uint32_t, 4>();
+  auto uv = [](int t, int i) { return uint32_t(10 * t + i + 1); };
+  CheckComponents<uint32_t, 4>(u << 33u, [&](int t, int i) { return uv(t, i) << 1; },
+                               "u << 33 (masked count)");
+  CheckComponents<uint32_t, 4>(u & 6u, [&](int t, int i) { return uv(t, i) & 6u; }, "u & 6");
+  CheckComponents<uint32_t, 4>(u % 0u, [&](int, int) { return 0xFFFFFFFFu; }, "u % 0");
+  CheckComponents<uint32_t, 4>(~u ^ u, [&](int, int) { return 0xFFFFFFFFu; }, "~u ^ u");
+  CheckComponents<uint32_t, 4>(u - 100u, [&](int t, int i) { return uv(t, i) - 100u; },
+                               "u - 100 wraps");
+}
+
+TEST_CASE("vector comparisons give bool vectors; any, all and select work per thread") {
+  const auto a = Ramp<int32_t, 3>();
+  const Int3<kN> b(Int<kN>(25), Int<kN>(10), Int<kN>(1000));
+  const Bool3<kN> lt = a < b;
+  const Bool<kN> any_lt = any(lt), all_lt = all(lt);
+  const Int3<kN> sel = select(lt, a, b);
+  const Int3<kN> sel_thread = select(any_lt, a, b);
+  for (int t = 0; t < kN; ++t) {
+    const int x = 10 * t + 1, y = 10 * t + 2, z = 10 * t + 3;
+    const bool c0 = x < 25, c1 = y < 10, c2 = z < 1000;
+    INFO("thread ", t);
+    CHECK(lt.x.lane(t) == c0);
+    CHECK(lt.y.lane(t) == c1);
+    CHECK(lt.z.lane(t) == c2);
+    CHECK(any_lt.lane(t) == (c0 || c1 || c2));
+    CHECK(all_lt.lane(t) == (c0 && c1 && c2));
+    CHECK(sel.x.lane(t) == (c0 ? x : 25));
+    CHECK(sel.y.lane(t) == (c1 ? y : 10));
+    CHECK(sel_thread.z.lane(t) == ((c0 || c1 || c2) ? z : 1000));
+  }
+  CHECK(all(Uint2<kN>(1u, 2u)).mask().IsAll());
+  CHECK(any(Uint2<kN>(0u, 0u)).mask().Empty());
+  CHECK((!Bool2<kN>(true, false)).y.mask().IsAll());
+}
+
+TEST_CASE("swizzles read the named components in order") {
+  const auto v = Ramp<uint32_t, 4>();  // thread t: (10t+1, 10t+2, 10t+3, 10t+4)
+  auto c = [](int t, int i) { return uint32_t(10 * t + i + 1); };
+  // Each swizzle spelled out: the component indices it must pick.
+  CheckComponents<uint32_t, 2>(v.xy(), [&](int t, int i) { return c(t, i); }, "xy");
+  CheckComponents<uint32_t, 2>(v.xz(), [&](int t, int i) { return c(t, i * 2); }, "xz");
+  CheckComponents<uint32_t, 2>(v.yz(), [&](int t, int i) { return c(t, i + 1); }, "yz");
+  CheckComponents<uint32_t, 2>(v.yx(), [&](int t, int i) { return c(t, 1 - i); }, "yx");
+  CheckComponents<uint32_t, 2>(v.zy(), [&](int t, int i) { return c(t, 2 - i); }, "zy");
+  CheckComponents<uint32_t, 2>(v.zx(), [&](int t, int i) { return c(t, 2 - 2 * i); }, "zx");
+  CheckComponents<uint32_t, 3>(v.xyz(), [&](int t, int i) { return c(t, i); }, "xyz");
+  CheckComponents<uint32_t, 3>(v.zyx(), [&](int t, int i) { return c(t, 2 - i); }, "zyx");
+  const int xzy[] = {0, 2, 1}, yzx[] = {1, 2, 0};
+  CheckComponents<uint32_t, 3>(v.xzy(), [&](int t, int i) { return c(t, xzy[i]); }, "xzy");
+  CheckComponents<uint32_t, 3>(v.yzx(), [&](int t, int i) { return c(t, yzx[i]); }, "yzx");
+  CheckComponents<uint32_t, 3>(v.xxx(), [&](int t, int) { return c(t, 0); }, "xxx");
+  CheckComponents<uint32_t, 4>(v.xyzw(), [&](int t, int i) { return c(t, i); }, "xyzw");
+  CheckComponents<uint32_t, 4>(v.wzyx(), [&](int t, int i) { return c(t, 3 - i); }, "wzyx");
+  CheckComponents<uint32_t, 3>(v.rgb(), [&](int t, int i) { return c(t, i); }, "rgb");
+  CheckComponents<uint32_t, 2>(v.rg(), [&](int t, int i) { return c(t, i); }, "rg");
+  CheckComponents<uint32_t, 2>(v.ba(), [&](int t, int i) { return c(t, i + 2); }, "ba");
+  CheckComponents<uint32_t, 4>(v.rgba(), [&](int t, int i) { return c(t, i); }, "rgba");
+  for (int t = 0; t < kN; ++t) {
+    CHECK(v.r().lane(t) == c(t, 0));
+    CHECK(v.g().lane(t) == c(t, 1));
+    CHECK(v.b().lane(t) == c(t, 2));
+    CHECK(v.a().lane(t) == c(t, 3));
+  }
+  // On a variable the swizzle is a proxy; it still computes like a vector.
+  auto w = Ramp<uint32_t, 4>();
+  const Uint2<kN> sum = w.zy() + w.xx();
+  CheckComponents<uint32_t, 2>(sum, [&](int t, int i) { return c(t, 2 - i) + c(t, 0); },
+                               "zy + xx");
+}
+
+TEST_CASE("swizzle writes inside if_ change only the active threads and the named components") {
+  for (const auto& p : test::AllMaskPatterns<kN>()) {
+    auto v = Ramp<float, 4>();
+    auto u = Ramp<uint32_t, 3>();
+    Bool3<kN> b(false);
+    const Float2<kN> value(Float<kN>(-1.0f), Float<kN>(-2.0f));
+    test::RunGroup<kN>(8, [&] {
+      if_(Bool<kN>::FromMask(p.mask), [&] {
+        v.zx() = value;    // z = -1, x = -2
+        v.a() = 7.0f;      // w = 7
+        u.yx() = u.xy();   // swap through copies
+        u.zy() += 100u;    // compound through a swizzle
+        b.xz() = Bool2<kN>(true, true);
+      });
+    });
+    for (int t = 0; t < kN; ++t) {
+      const bool on = p.mask.Test(t);
+      const float f = float(10 * t);
+      INFO("mask ", p.name, ", thread ", t);
+      CHECK(v.x.lane(t) == (on ? -2.0f : f + 1));
+      CHECK(v.y.lane(t) == f + 2);  // not named: unchanged
+      CHECK(v.z.lane(t) == (on ? -1.0f : f + 3));
+      CHECK(v.w.lane(t) == (on ? 7.0f : f + 4));
+      const uint32_t k = 10 * t;
+      CHECK(u.x.lane(t) == (on ? k + 2 : k + 1));
+      CHECK(u.y.lane(t) == (on ? k + 1 + 100 : k + 2));  // swapped first, then += 100
+      CHECK(u.z.lane(t) == (on ? k + 3 + 100 : k + 3));
+      CHECK(b.x.lane(t) == on);
+      CHECK_FALSE(b.y.lane(t));
+      CHECK(b.z.lane(t) == on);
+    }
+  }
+}
+
+TEST_CASE("whole-vector assignment inside if_ is masked per component") {
+  for (const auto& p : test::AllMaskPatterns<kN>()) {
+    Int3<kN> v(Int<kN>(-9));
+    test::RunGroup<kN>(4, [&] { if_(Bool<kN>::FromMask(p.mask), [&] { v = Ramp<int32_t, 3>(); }); });
+    CheckComponents<int32_t, 3>(
+        v, [&](int t, int i) { return p.mask.Test(t) ? 10 * t + i + 1 : -9; }, p.name.c_str());
+  }
+}
+
+TEST_CASE("vector casts convert each component with the scalar rules") {
+  const Float3<kN> f(-2.7f, std::numeric_limits<float>::quiet_NaN(), 3e9f);
+  const Int3<kN> i(f);
+  const Uint3<kN> u(f);
+  const Bool3<kN> b(Float3<kN>(0.0f, -0.0f, 0.5f));
+  const Float2<kN> truncated(Ramp<float, 4>());  // (float2)v4 keeps x and y
+  for (int t = 0; t < kN; ++t) {
+    CHECK(i.x.lane(t) == -2);
+    CHECK(i.y.lane(t) == 0);
+    CHECK(i.z.lane(t) == std::numeric_limits<int32_t>::max());
+    CHECK(u.x.lane(t) == 0u);
+    CHECK(u.z.lane(t) == 3000000000u);
+    CHECK_FALSE(b.x.lane(t));
+    CHECK_FALSE(b.y.lane(t));
+    CHECK(b.z.lane(t));
+    CHECK(truncated.x.lane(t) == float(10 * t + 1));
+    CHECK(truncated.y.lane(t) == float(10 * t + 2));
+  }
+}
+
+TEST_CASE("vectors construct from components, broadcasts, uniform vectors and concatenation") {
+  const Float3<kN> broadcast(2.5f);
+  const Float3<kN> from_uniform = float3{1.0f, 2.0f, 3.0f};
+  const Uint3<kN> from_uint3 = uint3{4, 5, 6};
+  const auto r = Ramp<float, 3>();
+  const Float4<kN> cat(r, 1.0f);             // float4(v.xyz, 1)
+  const Float4<kN> cat2(r.zy(), r.xx());     // float4(a.zy, b.xx)
+  const Float4<kN> cat3(0.5f, r);            // float4(0.5, v.xyz)
+  for (int t = 0; t < kN; ++t) {
+    const float f = float(10 * t);
+    CHECK(broadcast.lane(t) == std::array<float, 3>{2.5f, 2.5f, 2.5f});
+    CHECK(from_uniform.lane(t) == std::array<float, 3>{1, 2, 3});
+    CHECK(from_uint3.lane(t) == std::array<uint32_t, 3>{4, 5, 6});
+    CHECK(cat.lane(t) == std::array<float, 4>{f + 1, f + 2, f + 3, 1.0f});
+    CHECK(cat2.lane(t) == std::array<float, 4>{f + 3, f + 2, f + 1, f + 1});
+    CHECK(cat3.lane(t) == std::array<float, 4>{0.5f, f + 1, f + 2, f + 3});
+  }
+  // Construction is not masked: a vector built inside a branch has every thread's value.
+  Float3<kN> built;
+  test::RunGroup<kN>(8, [&] {
+    if_(Bool<kN>::FromMask(Mask<kN>::Range(0, 3)), [&] {
+      const Float4<kN> local(r, 9.0f);
+      for (int t = 0; t < kN; ++t) CHECK(local.w.lane(t) == 9.0f);
+    });
+  });
+  (void)built;
+}
+
+TEST_CASE("dot adds the component products left to right") {
+  const auto a = Ramp<float, 3>();
+  const Float3<kN> b(1.0f, -1.0f, 0.5f);
+  const Float<kN> d = dot(a, b);
+  const Uint<kN> du = dot(Ramp<uint32_t, 2>(), Uint2<kN>(3u, 4u));
+  for (int t = 0; t < kN; ++t) {
+    const float x = float(10 * t + 1), y = float(10 * t + 2), z = float(10 * t + 3);
+    CHECK(d.lane(t) == (x * 1.0f + y * -1.0f) + z * 0.5f);
+    CHECK(du.lane(t) == uint32_t(10 * t + 1) * 3u + uint32_t(10 * t + 2) * 4u);
+  }
+}
