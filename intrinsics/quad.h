@@ -96,7 +96,7 @@ auto QuadRead(const char* op, const V& value, Read&& read, SourceLane&& source_l
   constexpr int N = WaveArg<V>::kN;
   const GroupState<N>& s = CurrentGroup<N>();
   Mask<N> undefined;
-  auto r = MapComponents(value, [&](const auto& c, int i) {
+  auto r = MapWaveArg(value, [&](const auto& c, int i) {
     return read(s, c, i == 0 ? &undefined : nullptr);
   });
   if (s.profile().inactive_read == InactiveRead::kPoison && undefined.Any())

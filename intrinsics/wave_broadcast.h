@@ -63,7 +63,7 @@ inline constexpr bool kIsScalarArg = [] {
 
 /// Component i of v (v itself for a scalar).
 template <class V>
-const typename WaveArg<V>::Component& ComponentOf(const V& v, int i) {
+const typename WaveArg<V>::Component& WaveArgComponent(const V& v, int i) {
   if constexpr (WaveArg<V>::kComponents == 1) return v;
   else return v[i];
 }
@@ -71,7 +71,7 @@ const typename WaveArg<V>::Component& ComponentOf(const V& v, int i) {
 /// f(component, index) for each component of v, gathered into a value of v's shape. Builds the
 /// result by construction, never by (masked) assignment.
 template <class V, class F>
-typename WaveArg<V>::Value MapComponents(const V& v, F&& f) {
+typename WaveArg<V>::Value MapWaveArg(const V& v, F&& f) {
   using A = WaveArg<V>;
   if constexpr (A::kComponents == 1) {
     return f(static_cast<const typename A::Component&>(v), 0);
@@ -199,7 +199,7 @@ auto WaveReadLaneFirst(const V& expr) {
     return expr;
   } else {
     const GroupState<detail::WaveArg<V>::kN>& s = CurrentGroup<detail::WaveArg<V>::kN>();
-    return detail::MapComponents(expr, [&](const auto& c, int) {
+    return detail::MapWaveArg(expr, [&](const auto& c, int) {
       return core::ReadLaneFirst(c, s.wave_active(), s.wave_size());
     });
   }
@@ -227,7 +227,7 @@ auto WaveReadLaneAt(const V& expr, const Lanes<I, N>& laneIndex) {
     const InactiveRead policy = s.profile().inactive_read;
     const Uint<N> lane(laneIndex);
     Mask<N> undefined;
-    auto r = detail::MapComponents(expr, [&](const auto& c, int i) {
+    auto r = detail::MapWaveArg(expr, [&](const auto& c, int i) {
       return core::ReadLaneAt(c, lane, s.wave_active(), W, policy, i == 0 ? &undefined : nullptr);
     });
     if (policy == InactiveRead::kPoison && undefined.Any()) {

@@ -214,7 +214,7 @@ typename WaveArg<V>::Value WaveMultiPrefix(const V& value, const Uint4<N>& mask)
                 "WaveMultiPrefix*: the value and the mask must belong to the same group (same N)");
   const GroupState<N>& s = CurrentGroup<N>();
   const bool poison = s.profile().poison_undefined;
-  return MapComponents(value, [&](const auto& c, int i) {
+  return MapWaveArg(value, [&](const auto& c, int i) {
     // Every component sees the same masks: report the bad partition once.
     auto on_bad = [&](const WaveSlice& w, int lane) {
       if (poison && i == 0) ReportBadPartition(s, Op::kName, w, mask, lane);
@@ -241,10 +241,10 @@ auto WaveMatch(const V& value) {
     const GroupState<N>& s = CurrentGroup<N>();
     const FloatEquality eq = s.profile().float_equality;
     // Vectors: one match per component, ANDed (what DXC emits before SM 6.9).
-    Uint4<N> r = core::Match(detail::ComponentOf(value, 0), s.wave_active(), s.wave_size(), eq);
+    Uint4<N> r = core::Match(detail::WaveArgComponent(value, 0), s.wave_active(), s.wave_size(), eq);
     for (int i = 1; i < detail::WaveArg<V>::kComponents; ++i) {
       const Uint4<N> m =
-          core::Match(detail::ComponentOf(value, i), s.wave_active(), s.wave_size(), eq);
+          core::Match(detail::WaveArgComponent(value, i), s.wave_active(), s.wave_size(), eq);
       for (int k = 0; k < 4; ++k)
         for (int t = 0; t < N; ++t) r[k].set_lane(t, r[k].lane(t) & m[k].lane(t));
     }
