@@ -1,0 +1,291 @@
+// test_dispatch.cpp -- Dispatch: system values for 1-D, 2-D and 3-D groups and grids against a
+// scalar loop, wave-size resolution ([WaveSize] exact and ranges, profile defaults, errors),
+// deterministic and parallel modes, max_threads, and exceptions reaching the caller.
+#include "emulator/emulator.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace waveemu;
+
+namespace {
+
+constexpr int kFields = 10;  // DTid.xyz, Gid.xyz, GTid.xyz, GI
+
+/// Writes every system value of every thread to out[(flat group * N + GI) * kFields + k].
+template <uint32_t X, uint32_t Y, uint32_t Z>
+struct SystemValueKernel {
+  static constexpr uint3 numthreads{X, Y, Z};
+  static constexpr int N = int(X * Y * Z);
+  RWStructuredBuffer<uint32_t> out;
+  uint3 grid;
+  // Parameters in a different order from the HLSL habit, to show any order works.
+  void main(SV_GroupIndex<N> gi, SV_DispatchThreadID<N> dtid, SV_GroupID gid,
+            SV_GroupThreadID<N> gtid) const {
+    const uint32_t flat_group = gid.x + gid.y * grid.x + gid.z * grid.x * grid.y;
+    const Uint<N> base = (flat_group * uint32_t(N) + gi) * uint32_t(kFields);
+    out[base + 0u] = dtid.x;
+    out[base + 1u] = dtid.y;
+    out[base + 2u] = dtid.z;
+    out[base + 3u] = Uint<N>(gid.x);
+    out[base + 4u] = Uint<N>(gid.y);
+    out[base + 5u] = Uint<N>(gid.z);
+    out[base + 6u] = gtid.x;
+    out[base + 7u] = gtid.y;
+    out[base + 8u] = gtid.z;
+    out[base + 9u] = gi;
+  }
+};
+
+template <uint32_t X, uint32_t Y, uint32_t Z>
+void CheckSystemValues(uint3 grid, bool deterministic) {
+  using K = SystemValueKernel<X, Y, Z>;
+  constexpr int N = K::N;
+  const uint32_t groups = grid.x * grid.y * grid.z;
+  std::vector<uint32_t> out(size_t(groups) * N * kFields, 0xFFFFFFFFu);
+  const K k{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(out)}, grid};
+  DispatchOptions options;
+  options.deterministic = deterministic;
+  const DispatchResult r = Dispatch(k, grid, options);
+  CHECK(r.out_of_bounds_writes == 0);
+  // The scalar loop, from the D3D definitions: SV_GroupIndex = z*X*Y + y*X + x;
+  // SV_DispatchThreadID = SV_GroupID * numthreads + SV_GroupThreadID.
+  int mismatches = 0;
+  for (uint32_t gz = 0; gz < grid.z; ++gz)
+    for (uint32_t gy = 0; gy < grid.y; ++gy)
+      for (uint32_t gx = 0; gx < grid.x; ++gx)
+        for (uint32_t tz = 0; tz < Z; ++tz)
+          for (uint32_t ty = 0; ty < Y; ++ty)
+            for (uint32_t tx = 0; tx < X; ++tx) {
+              const uint32_t gi = tz * X * Y + ty * X + tx;
+              const uint32_t flat = gx + gy * grid.x + gz * grid.x * grid.y;
+              const uint32_t want[kFields] = {gx * X + tx, gy * Y + ty, gz * Z + tz, gx, gy, gz,
+                                              tx,          ty,          tz,          gi};
+              for (int f = 0; f < kFields; ++f) {
+                const uint32_t got = out[(size_t(flat) * N + gi) * kFields + f];
+                if (got != want[f] && mismatches++ < 10)
+                  FAIL_CHECK("numthreads (" << X << "," << Y << "," << Z << ") group (" << gx
+                                            << "," << gy << "," << gz << ") thread (" << tx
+                                            << "," << ty << "," << tz << ") field " << f
+                                            << ": want " << want[f] << ", got " << got);
+              }
+            }
+  CHECK(mismatches == 0);
+}
+
+}  // namespace
+
+// ------------------------------ system values
+
+TEST_CASE("system values of a 1-D group on a 1-D grid match the scalar loop") {
+  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, true);
+  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, false);
+}
+
+TEST_CASE("system values of a 2-D group on a 2-D grid match the scalar loop") {
+  CheckSystemValues<8, 4, 1>(uint3{2, 3, 1}, true);
+  CheckSystemValues<8, 8, 1>(uint3{3, 2, 1}, false);
+}
+
+TEST_CASE("system values of a 3-D group on a 3-D grid match the scalar loop") {
+  CheckSystemValues<4, 2, 3>(uint3{2, 2, 2}, true);
+  CheckSystemValues<2, 3, 5>(uint3{3, 1, 2}, false);
+}
+
+// ------------------------------ wave size
+
+namespace {
+
+struct NoWaveSizeKernel {
+  static constexpr uint3 numthreads{64, 1, 1};
+  RWBuffer<uint32_t> seen;
+  void main(SV_GroupIndex<64>) const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }
+};
+struct ExactWaveSizeKernel {
+  static constexpr uint3 numthreads{64, 1, 1};
+  static constexpr WaveSize wave_size{16};
+  RWBuffer<uint32_t> seen;
+  void main(SV_GroupIndex<64>) const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }
+};
+struct RangeWaveSizeKernel {
+  static constexpr uint3 numthreads{64, 1, 1};
+  static constexpr WaveSize wave_size{8, 64};
+  RWBuffer<uint32_t> seen;
+  void main(SV_GroupIndex<64>) const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }
+};
+struct PreferredWaveSizeKernel {
+  static constexpr uint3 numthreads{64, 1, 1};
+  static constexpr WaveSize wave_size{8, 64, 16};
+  RWBuffer<uint32_t> seen;
+  void main(SV_GroupIndex<64>) const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }
+};
+
+/// The wave size a dispatch reports and the one the kernel saw; they must agree.
+template <class K>
+int RunAt(const DeviceProfile& profile, int requested) {
+  std::vector<uint32_t> seen(1, 0);
+  const K k{RWBuffer<uint32_t>{std::span<uint32_t>(seen)}};
+  DispatchOptions options;
+  options.profile = profile;
+  options.wave_size = requested;
+  const DispatchResult r = Dispatch(k, uint3{1, 1, 1}, options);
+  CHECK(r.wave_size == int(seen[0]));
+  return r.wave_size;
+}
+
+DeviceProfile ProfileWithWave(int w) {
+  DeviceProfile p = SpecProfile();
+  p.name = "custom";
+  p.wave_size = w;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("without [WaveSize] the wave size is the profile's, or the one requested") {
+  CHECK(RunAt<NoWaveSizeKernel>(SpecProfile(), 0) == 32);
+  CHECK(RunAt<NoWaveSizeKernel>(LavapipeProfile(), 0) == 8);
+  for (int w : {4, 8, 16, 32, 64, 128}) CHECK(RunAt<NoWaveSizeKernel>(SpecProfile(), w) == w);
+}
+
+TEST_CASE("a wave size that is not a power of two in [4, 128] is a UsageError naming it") {
+  CHECK_THROWS_WITH_AS(RunAt<NoWaveSizeKernel>(SpecProfile(), 12), doctest::Contains("12"),
+                       UsageError);
+  CHECK_THROWS_AS(RunAt<NoWaveSizeKernel>(SpecProfile(), 256), UsageError);
+  CHECK_THROWS_AS(RunAt<NoWaveSizeKernel>(ProfileWithWave(2), 0), UsageError);
+}
+
+TEST_CASE("[WaveSize(16)] pins the wave size; asking for another is a UsageError naming both") {
+  CHECK(RunAt<ExactWaveSizeKernel>(SpecProfile(), 0) == 16);
+  CHECK(RunAt<ExactWaveSizeKernel>(LavapipeProfile(), 0) == 16);
+  CHECK(RunAt<ExactWaveSizeKernel>(SpecProfile(), 16) == 16);
+  CHECK_THROWS_WITH_AS(RunAt<ExactWaveSizeKernel>(SpecProfile(), 32),
+                       doctest::Contains("wave size 32 was requested, but the kernel's [WaveSize] "
+                                         "allows 16 to 16"),
+                       UsageError);
+}
+
+TEST_CASE("[WaveSize(8, 64)] takes the profile's size when allowed, else the minimum") {
+  CHECK(RunAt<RangeWaveSizeKernel>(SpecProfile(), 0) == 32);
+  CHECK(RunAt<RangeWaveSizeKernel>(LavapipeProfile(), 0) == 8);
+  CHECK(RunAt<RangeWaveSizeKernel>(ProfileWithWave(128), 0) == 8);
+  CHECK(RunAt<RangeWaveSizeKernel>(ProfileWithWave(4), 0) == 8);
+  CHECK(RunAt<RangeWaveSizeKernel>(SpecProfile(), 64) == 64);
+  CHECK_THROWS_WITH_AS(RunAt<RangeWaveSizeKernel>(SpecProfile(), 4),
+                       doctest::Contains("allows 8 to 64"), UsageError);
+  CHECK_THROWS_AS(RunAt<RangeWaveSizeKernel>(SpecProfile(), 128), UsageError);
+}
+
+TEST_CASE("[WaveSize(8, 64, 16)] takes the preferred size unless one is requested") {
+  CHECK(RunAt<PreferredWaveSizeKernel>(SpecProfile(), 0) == 16);
+  CHECK(RunAt<PreferredWaveSizeKernel>(LavapipeProfile(), 0) == 16);
+  CHECK(RunAt<PreferredWaveSizeKernel>(SpecProfile(), 32) == 32);
+}
+
+// ------------------------------ modes
+
+namespace {
+
+struct TicketKernel {
+  static constexpr uint3 numthreads{64, 1, 1};
+  RWBuffer<uint32_t> counter;
+  RWBuffer<uint32_t> tickets;
+  void main(SV_DispatchThreadID<64> dtid, SV_GroupIndex<64> gi) const {
+    Uint<64> ticket(0u);
+    if_((gi & 3u) != 3u, [&] { InterlockedAdd(counter[0u], 1u, ticket); });
+    if_((gi & 3u) == 3u, [&] { InterlockedAdd(counter[0u], 1u, ticket); });
+    tickets[dtid.x] = ticket;
+  }
+};
+
+std::vector<uint32_t> RunTickets(uint32_t groups, const DispatchOptions& options) {
+  std::vector<uint32_t> counter(1, 0), tickets(size_t(groups) * 64, 0xFFFFFFFFu);
+  const TicketKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(counter)},
+                       RWBuffer<uint32_t>{std::span<uint32_t>(tickets)}};
+  Dispatch(k, uint3{groups, 1, 1}, options);
+  CHECK(counter[0] == groups * 64);
+  return tickets;
+}
+
+}  // namespace
+
+TEST_CASE("deterministic mode: InterlockedAdd originals follow the serial order and repeat "
+          "exactly") {
+  constexpr uint32_t kGroups = 300;
+  DispatchOptions options;
+  options.deterministic = true;
+  const std::vector<uint32_t> first = RunTickets(kGroups, options);
+  // Serial order: groups in order; in each group the threads with gi % 4 != 3 in thread order,
+  // then those with gi % 4 == 3.
+  std::vector<uint32_t> want(kGroups * 64);
+  uint32_t next = 0;
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    for (uint32_t t = 0; t < 64; ++t)
+      if (t % 4 != 3) want[g * 64 + t] = next++;
+    for (uint32_t t = 0; t < 64; ++t)
+      if (t % 4 == 3) want[g * 64 + t] = next++;
+  }
+  CHECK(first == want);
+  CHECK(RunTickets(kGroups, options) == first);
+}
+
+TEST_CASE("parallel mode with any max_threads hands out every ticket exactly once") {
+  constexpr uint32_t kGroups = 2000;
+  std::vector<uint32_t> all(kGroups * 64);
+  std::iota(all.begin(), all.end(), 0u);
+  for (int max_threads : {0, 1, 2}) {
+    DispatchOptions options;
+    options.max_threads = max_threads;
+    std::vector<uint32_t> t = RunTickets(kGroups, options);
+    std::sort(t.begin(), t.end());
+    CHECK_MESSAGE(t == all, "max_threads " << max_threads);
+  }
+}
+
+namespace {
+
+struct ThrowingKernel {
+  static constexpr uint3 numthreads{32, 1, 1};
+  RWBuffer<uint32_t> done;
+  void main(SV_GroupID gid, SV_GroupIndex<32> gi) const {
+    if (gid.x == 41) throw std::runtime_error("boom in group 41");
+    done[gid.x] = gi + 1u;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an exception thrown by a kernel reaches the caller of Dispatch, in every mode") {
+  for (int mode = 0; mode < 4; ++mode) {
+    std::vector<uint32_t> done(100, 0);
+    const ThrowingKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(done)}};
+    DispatchOptions options;
+    options.deterministic = mode == 0;
+    options.max_threads = mode == 2 ? 1 : mode == 3 ? 2 : 0;
+    CHECK_THROWS_WITH_AS(Dispatch(k, uint3{100, 1, 1}, options), "boom in group 41",
+                         std::runtime_error);
+  }
+  // The thread that ran the failed dispatch runs the next one normally.
+  std::vector<uint32_t> done(40, 0);
+  const ThrowingKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(done)}};
+  DispatchOptions options;
+  options.deterministic = true;
+  Dispatch(k, uint3{40, 1, 1}, options);
+  CHECK(std::all_of(done.begin(), done.end(), [](uint32_t v) { return v == 32u; }));
+  CHECK(GroupBase::Current() == nullptr);
+}
+
+TEST_CASE("a dispatch of zero groups runs nothing") {
+  std::vector<uint32_t> done(1, 0);
+  const ThrowingKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(done)}};
+  const DispatchResult r = Dispatch(k, uint3{0, 5, 1});
+  CHECK(done[0] == 0u);
+  CHECK(r.diagnostic_count == 0);
+}
