@@ -4,16 +4,12 @@
 // text with four fixes; README.md lists them (the spec reserves one slot per lane with items,
 // not one per item).
 
-struct Item
-{
-    uint data;   // myData of the thread that appended it
-    uint index;  // which of that thread's items, 0 .. NumberOfItemsToAppend - 1
-};
-
 StructuredBuffer<uint>   ItemCounts : register(t0);  // NumberOfItemsToAppend per thread
 StructuredBuffer<uint>   Input      : register(t1);  // myData per thread
 RWStructuredBuffer<uint> bufferSize : register(u0);  // [0]: items appended so far
-RWStructuredBuffer<Item> buffer     : register(u1);  // the ordered stream
+RWStructuredBuffer<uint2> buffer    : register(u1);  // the ordered stream: per item, the
+                                                     // appending thread's myData and which of
+                                                     // its items it is (0, 1, ...)
 
 cbuffer Constants : register(b0)
 {
@@ -51,12 +47,7 @@ void main(uint3 DTid : SV_DispatchThreadID)
     if (doesThisLaneHaveAnAppendItem)
     {
         for (uint i = 0; i < NumberOfItemsToAppend; ++i)
-        {
-            Item item;
-            item.data = myData;
-            item.index = i;
-            buffer[appendOffset + i] = item; // write to the offset location for this lane
-        }
+            buffer[appendOffset + i] = uint2(myData, i); // write to the offset location for this lane
     }
     // ---- end spec
 }
