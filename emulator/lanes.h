@@ -366,8 +366,18 @@ Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Mul(x, y); },
-                     [](T x, T y) { return detail::Wrap<T>(x, y, std::multiplies<>()); });
+  return detail::Zip(
+      a, b,
+      [](auto, auto x, auto y) {
+        auto p = hn::Mul(x, y);
+#if HWY_ARCH_X86
+        // Keeps a * b + c two roundings: GCC contracts Mul + Add into an FMA by default
+        // (-ffp-contract=fast), which would make results depend on -march. mad() fuses on demand.
+        if constexpr (std::is_floating_point_v<T>) asm("" : "+v"(p.raw));
+#endif
+        return p;
+      },
+      [](T x, T y) { return detail::Wrap<T>(x, y, std::multiplies<>()); });
 }
 
 /// Integer division with HLSL's rules: unsigned x / 0 and x % 0 give all ones; signed division
