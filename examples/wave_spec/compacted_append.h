@@ -2,6 +2,8 @@
 // append with WavePrefixCountBits. Each thread with an item (myData != 0) writes it to
 // base + WavePrefixCountBits(...), base being one InterlockedAdd per wave from its first lane,
 // broadcast with WaveReadLaneFirst. A wave's items land together, in lane order.
+// CompactedAppendAsWritten keeps the spec's unguarded final store, to show what goes wrong with
+// it; README.md explains.
 #pragma once
 
 #include "emulator/emulator.h"
@@ -11,8 +13,8 @@
 
 namespace waveemu::examples {
 
-template <int kThreads>
-struct CompactedAppend {
+template <int kThreads, bool kAsWritten = false>
+struct CompactedAppendKernel {
   static constexpr int N = kThreads;
   static constexpr uint3 numthreads{kThreads, 1, 1};  // HLSL: [numthreads(64, 1, 1)]
 
@@ -40,11 +42,24 @@ struct CompactedAppend {
     });
     appendOffset = WaveReadLaneFirst(appendOffset);  // broadcast value
     appendOffset += laneAppendOffset;                // and add in the offset for this lane
-    if_(bDoesThisLaneHaveAnAppendItem, [&] {
-      buffer[appendOffset] = myData;  // write to the offset location for this lane
-    });
+    if constexpr (kAsWritten) {
+      buffer[appendOffset] = myData;  // the spec: every lane stores, item or not
+    } else {
+      if_(bDoesThisLaneHaveAnAppendItem, [&] {
+        buffer[appendOffset] = myData;  // write to the offset location for this lane
+      });
+    }
     // ---- end spec
   }
 };
+
+/// The spec's example, fixed: only lanes with an item store.
+template <int kThreads>
+using CompactedAppend = CompactedAppendKernel<kThreads, false>;
+
+/// The spec's final store as written: lanes without an item store too, into the next item's
+/// slot or past the wave's range.
+template <int kThreads>
+using CompactedAppendAsWritten = CompactedAppendKernel<kThreads, true>;
 
 }  // namespace waveemu::examples

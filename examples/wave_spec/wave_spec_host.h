@@ -36,18 +36,20 @@ uint32_t WavesFor(uint32_t groups, int W) {
 
 struct CompactedAppendResult {
   uint32_t size = 0;             // bufferSize[0] after the dispatch
-  std::vector<uint32_t> buffer;  // as long as the input, kUnwritten where nothing was written
+  std::vector<uint32_t> buffer;  // kUnwritten where nothing was written
   DispatchResult dispatch;
 };
 
-/// Appends every nonzero element of `input` (one per thread) with CompactedAppend<kThreads>.
-template <int kThreads>
+/// Appends every nonzero element of `input` (one per thread) with CompactedAppend<kThreads> (or,
+/// with kAsWritten, the spec's unguarded store) into a buffer of `capacity` elements (0: as
+/// long as the input).
+template <int kThreads, bool kAsWritten = false>
 CompactedAppendResult RunCompactedAppend(std::span<const uint32_t> input,
-                                         const DispatchOptions& options) {
+                                         const DispatchOptions& options, size_t capacity = 0) {
   CompactedAppendResult r;
   std::vector<uint32_t> size(1, 0u);
-  r.buffer.assign(input.size(), kUnwritten);
-  CompactedAppend<kThreads> kernel;
+  r.buffer.assign(capacity ? capacity : input.size(), kUnwritten);
+  CompactedAppendKernel<kThreads, kAsWritten> kernel;
   kernel.Input = StructuredBuffer<uint32_t>(input);
   kernel.bufferSize = RWStructuredBuffer<uint32_t>(std::span<uint32_t>(size));
   kernel.buffer = RWStructuredBuffer<uint32_t>(std::span<uint32_t>(r.buffer));

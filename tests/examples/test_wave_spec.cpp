@@ -136,6 +136,26 @@ TEST_CASE("compacted append writes exactly the items, each wave's together in la
   });
 }
 
+TEST_CASE("the spec's compacted append as written stores from lanes without an item too") {
+  // The last thread has no item, so the last wave to allocate (in deterministic dispatch: the
+  // last wave) stores its myData = 0 at base + appendCount, one past the stream, which an
+  // exactly sized buffer drops as out of bounds. The fixed port, same buffer, stays in bounds.
+  std::vector<uint32_t> input = CompactionInput(0.5, 5);
+  input.back() = 0;
+  const size_t items = CompactedAppendReference(input).size();
+  for (const Setup& s : Setups()) {
+    if (!s.options.deterministic) continue;  // in parallel, which wave allocates last varies
+    CAPTURE(s.name);
+    const CompactedAppendResult as_written =
+        RunCompactedAppend<64, /*kAsWritten=*/true>(input, s.options, items);
+    CHECK(as_written.size == items);
+    CHECK(as_written.dispatch.out_of_bounds_writes > 0);
+    const CompactedAppendResult fixed = RunCompactedAppend<64>(input, s.options, items);
+    CHECK(fixed.dispatch.out_of_bounds_writes == 0);
+    CHECK(fixed.buffer == CompactedAppendReference(input));
+  }
+}
+
 // ------------------------------------------------------------------------------------------------
 // 2. Ordered append
 
