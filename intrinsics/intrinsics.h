@@ -2,7 +2,9 @@
 #pragma once
 
 #include "emulator/emulator.h"
+#include "intrinsics/quad.h"
 #include "intrinsics/wave_broadcast.h"
+#include "intrinsics/wave_multi.h"
 #include "intrinsics/wave_query.h"
 #include "intrinsics/wave_reduce.h"
 #include "intrinsics/wave_scan.h"
