@@ -214,26 +214,18 @@ void AssignOriginal(O&& out, const Lanes<T, N>& result) {
   }
 }
 
-/// The number of active threads of the running group, when GroupBase can tell (it needs an
-/// ActiveCount() accessor; until exec.h has one, an all-uniform atomic needs an explicit <N>).
-template <class G = GroupBase>
-constexpr bool kCanCountActive = requires(const G& g) { g.ActiveCount(); };
-
-template <class G = GroupBase>
-int ActiveThreadCount() {
-  G* g = G::Current();
-  if constexpr (kCanCountActive<G>) return g ? g->ActiveCount() : 1;
-  else return 1;
+/// The number of active threads of the running group (all of one thread outside a dispatch).
+inline int ActiveThreadCount() {
+  GroupBase* g = GroupBase::Current();
+  return g ? g->ActiveCount() : 1;
 }
 
 /// An atomic whose destination, value and original_value are all uniform: each active thread
-/// applies the same operation; original_value gets the last thread's original.
+/// applies the same operation, so only their number matters; original_value gets the last
+/// thread's original. Out of bounds, that original is 0 (this path knows no profile to poison).
 template <class Dest, class V, class C, class O>
 void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& value,
                            const C& compare, O&& original_value) {
-  static_assert(kCanCountActive<std::conditional_t<std::is_same_v<V, V>, GroupBase, void>>,
-                "Interlocked*: no argument is per-thread, so the thread count cannot be deduced; "
-                "write InterlockedAdd<N>(...) with N = threads per group");
   using T = DestElement<Dest>;
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");

@@ -79,15 +79,11 @@ inline void RecordOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t thr
   }
 }
 
-/// Whether any thread of the running group is active (true outside a dispatch). Uniform-index
-/// writes need it; GroupBase has no mask accessor yet, so until it gains AnyActive() a uniform
-/// write always happens (a statement reached with no active thread is rare: only after every
-/// thread returned).
-template <class G = GroupBase>
-bool AnyThreadActive() {
-  G* g = G::Current();
-  if constexpr (requires(G& x) { x.AnyActive(); }) return !g || g->AnyActive();
-  else return true;
+/// Whether any thread of the running group is active (true outside a dispatch): a uniform-index
+/// write reached with no active thread (every thread returned) does nothing.
+inline bool AnyThreadActive() {
+  GroupBase* g = GroupBase::Current();
+  return !g || g->AnyActive();
 }
 
 template <class T>

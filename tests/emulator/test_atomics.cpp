@@ -139,7 +139,7 @@ TEST_CASE("InterlockedCompareExchange: only the first matching thread swaps; lat
     InterlockedCompareExchange(buf[0u], t + 5u, t + 6u, orig);
     const std::array<uint32_t, 4> want = {5, 6, 7, 8};
     CheckLanes<uint32_t, 4>(orig, want, Mask<4>::All(), 0u, want, "orig");
-    InterlockedCompareStore<4>(buf[0u], 9u, 1u);  // t0 stores 1; the rest compare 9 != 1
+    InterlockedCompareStore(buf[0u], 9u, 1u);  // t0 stores 1; the rest compare 9 != 1
   });
   CHECK(host[0] == 1u);
 }
@@ -256,15 +256,21 @@ TEST_CASE("original_value may be a groupshared variable or an RW element; values
   CHECK(log == std::vector<uint32_t>{45, 45, 46, 48});
 }
 
-TEST_CASE("an all-uniform atomic takes the thread count explicitly and applies once per active "
-          "thread") {
-  std::vector<uint32_t> host = {0, 0};
+TEST_CASE("an all-uniform atomic applies once per active thread") {
+  std::vector<uint32_t> host = {0, 0, 0, 5};
   const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
   RunGroup<16>(8, [&] {
-    InterlockedAdd<16>(buf[0u], 2u);
-    InterlockedXor<16>(buf[1u], 1u);  // 16 times: back to 0
+    GroupShared<uint32_t> last;
+    const Uint<16> t(std::array<uint32_t, 16>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+    InterlockedAdd(buf[0u], 2u);      // 16 threads: 32
+    InterlockedXor<16>(buf[1u], 1u);  // 16 times: back to 0 (explicit N is allowed too)
+    if_(t < 5u, [&] {
+      InterlockedAdd(buf[2u], 3u, last);  // originals 0, 3, 6, 9, 12: the last thread's stays
+      InterlockedCompareStore(buf[3u], 5u, 6u);
+    });
+    CHECK(uint32_t(last) == 12u);
   });
-  CHECK(host == std::vector<uint32_t>{32, 0});
+  CHECK(host == std::vector<uint32_t>{32, 0, 15, 6});
 }
 
 // ------------------------------ groupshared
