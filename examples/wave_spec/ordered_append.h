@@ -33,6 +33,7 @@ struct OrderedAppendKernel {
     Bool<N> doesThisLaneHaveAnAppendItem = NumberOfItemsToAppend != 0u;
 
     // compute number of items to append for the whole wave
+    // (the spec: WaveActiveCountBits( doesThisLaneHaveAnAppendItem ), fixed; see README.md)
     Uint<N> appendCount = kAsWritten ? WaveActiveCountBits(doesThisLaneHaveAnAppendItem)
                                      : WaveActiveSum(NumberOfItemsToAppend);
 

@@ -129,7 +129,7 @@ inline float3 UnwrittenCenter() {
 }
 
 struct AveragePositionResult : PerWaveResult {
-  std::vector<float3> centers;  // one per wave of the dispatch, UnwrittenCenter() where no thread ran
+  std::vector<float3> centers;  // one per wave; UnwrittenCenter() where no thread ran
 };
 
 /// Per-wave average positions of `positions` (one per thread) with AveragePosition<kThreads>.

@@ -123,7 +123,8 @@ void CheckCompactedAppend(const std::vector<uint32_t>& input, const std::string&
         REQUIRE(pos[k] == pos[k - 1] + 1);
       }
     // Deterministic dispatch: groups in order, each wave's atomic in thread order.
-    if (s.options.deterministic) CHECK(std::vector(r.buffer.begin(), r.buffer.begin() + r.size) == want);
+    if (s.options.deterministic)
+      CHECK(std::vector(r.buffer.begin(), r.buffer.begin() + r.size) == want);
   }
 }
 
