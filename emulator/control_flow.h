@@ -22,8 +22,17 @@ namespace waveemu {
 
 namespace detail {
 
+template <class>
+inline constexpr bool kNotACondition = false;
+
 template <class C>
-struct CondTraits;
+struct CondTraits {
+  static_assert(kNotACondition<C>,
+                "if_/else_if_/while_/do_while_/for_: the condition must be per-thread "
+                "(Bool<N>, a Lanes value such as Uint<N>, or a lambda returning one); for a value "
+                "that is the same on every thread (bool, uint32_t) write a plain C++ if/while");
+  static constexpr int kSize = 1;
+};
 template <int N>
 struct CondTraits<Bool<N>> {
   static constexpr int kSize = N;
@@ -46,8 +55,20 @@ template <class C>
 struct CondResult<C> {
   using type = std::remove_cvref_t<std::invoke_result_t<C&>>;
 };
+/// Types derived from Lanes (SV_GroupIndex<N>, ...) are conditions as their Lanes base.
+template <class T, int N>
+Lanes<T, N> AsLanes(const Lanes<T, N>&);  // declaration only: used in decltype
 template <class C>
-using CondOf = CondTraits<typename CondResult<C>::type>;
+struct CondBase {
+  using type = C;
+};
+template <class C>
+  requires requires(const C& c) { AsLanes(c); }
+struct CondBase<C> {
+  using type = decltype(AsLanes(std::declval<const C&>()));
+};
+template <class C>
+using CondOf = CondTraits<typename CondBase<typename CondResult<C>::type>::type>;
 
 template <class C>
 decltype(auto) Evaluate(C&& c) {

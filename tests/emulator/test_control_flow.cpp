@@ -870,3 +870,14 @@ TEST_CASE("a barrier that every thread has left through break_ is not reached, s
   });
   CHECK(barriers == 1);  // the C++ statement ran once, with no thread active
 }
+
+TEST_CASE("a system value is a per-thread condition: if (SV_GroupIndex) means index != 0") {
+  constexpr int N = 8;
+  Tracer<N> trace;
+  RunGroup<N>(4, [&] {
+    SV_GroupIndex<N> gi;
+    for (int t = 0; t < N; ++t) gi.set_lane(t, uint32_t(t % 3));
+    if_(gi, [&] { trace("gi != 0"); });
+  });
+  CheckTrace(trace, 4, {{"gi != 0", "0110 1101", "-22- 33-3", "-01- 01-2"}});
+}
