@@ -233,7 +233,9 @@ class RawCore {
   }
   /// Uniform address: the value itself.
   uint32_t Load(uint32_t address) const { return LoadUniform<uint32_t>(address); }
+  uint2 Load2(uint32_t address) const { return LoadUniform<uint2>(address); }
   uint3 Load3(uint32_t address) const { return LoadUniform<uint3>(address); }
+  uint4 Load4(uint32_t address) const { return LoadUniform<uint4>(address); }
   template <class T>
   T Load(uint32_t address) const {
     return LoadUniform<T>(address);

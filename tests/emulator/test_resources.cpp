@@ -361,10 +361,12 @@ TEST_CASE("ByteAddressBuffer Load, Load2, Load3, Load4 read 1-4 words; each word
     CHECK(buf.Load(36u) == 0x109u);
     CHECK(buf.Load(40u) == 0u);
     CHECK(buf.Load3(4u) == uint3{0x101u, 0x102u, 0x103u});
+    CHECK(buf.Load2(0u) == uint2{0x100u, 0x101u});
+    CHECK(buf.Load4(28u) == uint4{0x107u, 0x108u, 0x109u, 0u});  // last word past the end
   }, SpecProfile(), &shared);
   // Out-of-bounds accesses (a thread counts once per load): Load: word >= 10 -> threads 7 (w=10);
-  // Load2: w+1 >= 10 -> t >= 6; Load3: t >= 5; Load4: t >= 4; uniform Load(40): 1.
-  CHECK(shared.out_of_bounds_reads.load() == 1 + 2 + 3 + 4 + 1);
+  // Load2: w+1 >= 10 -> t >= 6; Load3: t >= 5; Load4: t >= 4; uniform Load(40) and Load4(28): 2.
+  CHECK(shared.out_of_bounds_reads.load() == 1 + 2 + 3 + 4 + 2);
 }
 
 TEST_CASE("ByteAddressBuffer Load<T> reads scalars, 16-bit values, doubles and structs") {
