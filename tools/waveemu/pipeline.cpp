@@ -1,0 +1,765 @@
+// pipeline.cpp -- reads llvm/offload-test-suite pipelines (YAML, alone or in a split-file test)
+// into a Pipeline. Every problem becomes a PipelineError naming the file, the line (yaml-cpp's
+// marks, shifted by where the YAML section starts) and what is wrong; nothing here crashes.
+#include "tools/waveemu/pipeline.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace waveemu::oracle {
+
+namespace fs = std::filesystem;
+
+// ------------------------------------------------------------------------------------------------
+// Names
+
+namespace {
+
+struct FormatInfo {
+  DataFormat format;
+  const char* name;
+  size_t size;
+};
+constexpr FormatInfo kFormats[] = {
+    {DataFormat::kBool, "Bool", 4},       {DataFormat::kInt16, "Int16", 2},
+    {DataFormat::kUInt16, "UInt16", 2},   {DataFormat::kInt32, "Int32", 4},
+    {DataFormat::kUInt32, "UInt32", 4},   {DataFormat::kInt64, "Int64", 8},
+    {DataFormat::kUInt64, "UInt64", 8},   {DataFormat::kFloat16, "Float16", 2},
+    {DataFormat::kFloat32, "Float32", 4}, {DataFormat::kFloat64, "Float64", 8},
+    {DataFormat::kHex8, "Hex8", 1},       {DataFormat::kHex16, "Hex16", 2},
+    {DataFormat::kHex32, "Hex32", 4},     {DataFormat::kHex64, "Hex64", 8},
+};
+
+struct KindInfo {
+  ResourceKind kind;
+  const char* name;
+  bool writable;
+  char reg;
+};
+constexpr KindInfo kKinds[] = {
+    {ResourceKind::kStructuredBuffer, "StructuredBuffer", false, 't'},
+    {ResourceKind::kRWStructuredBuffer, "RWStructuredBuffer", true, 'u'},
+    {ResourceKind::kBuffer, "Buffer", false, 't'},
+    {ResourceKind::kRWBuffer, "RWBuffer", true, 'u'},
+    {ResourceKind::kByteAddressBuffer, "ByteAddressBuffer", false, 't'},
+    {ResourceKind::kRWByteAddressBuffer, "RWByteAddressBuffer", true, 'u'},
+    {ResourceKind::kConstantBuffer, "ConstantBuffer", false, 'b'},
+};
+
+struct RuleInfo {
+  RuleKind kind;
+  const char* name;
+};
+constexpr RuleInfo kRules[] = {
+    {RuleKind::kBufferExact, "BufferExact"},
+    {RuleKind::kBufferFloatULP, "BufferFloatULP"},
+    {RuleKind::kBufferFloatEpsilon, "BufferFloatEpsilon"},
+    {RuleKind::kBufferMultiset, "BufferMultiset"},
+};
+
+template <class Table>
+std::string NameList(const Table& table) {
+  std::string s;
+  for (const auto& e : table) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+}  // namespace
+
+size_t ElementSize(DataFormat f) {
+  for (const auto& e : kFormats)
+    if (e.format == f) return e.size;
+  return 4;
+}
+const char* ToString(DataFormat f) {
+  for (const auto& e : kFormats)
+    if (e.format == f) return e.name;
+  return "?";
+}
+std::optional<DataFormat> ParseDataFormat(std::string_view name) {
+  for (const auto& e : kFormats)
+    if (name == e.name) return e.format;
+  return std::nullopt;
+}
+bool IsFloatFormat(DataFormat f) {
+  return f == DataFormat::kFloat16 || f == DataFormat::kFloat32 || f == DataFormat::kFloat64;
+}
+
+const char* ToString(ResourceKind k) {
+  for (const auto& e : kKinds)
+    if (e.kind == k) return e.name;
+  return "?";
+}
+std::optional<ResourceKind> ParseResourceKind(std::string_view name) {
+  for (const auto& e : kKinds)
+    if (name == e.name) return e.kind;
+  return std::nullopt;
+}
+bool IsWritable(ResourceKind k) {
+  for (const auto& e : kKinds)
+    if (e.kind == k) return e.writable;
+  return false;
+}
+char RegisterClass(ResourceKind k) {
+  for (const auto& e : kKinds)
+    if (e.kind == k) return e.reg;
+  return '?';
+}
+
+const char* ToString(RuleKind k) {
+  for (const auto& e : kRules)
+    if (e.kind == k) return e.name;
+  return "?";
+}
+std::optional<RuleKind> ParseRuleKind(std::string_view name) {
+  for (const auto& e : kRules)
+    if (name == e.name) return e.kind;
+  return std::nullopt;
+}
+
+const BufferDesc* Pipeline::FindBuffer(const std::string& name) const {
+  for (const auto& b : buffers)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+const ResourceBinding* Pipeline::FindBinding(const std::string& name) const {
+  for (const auto& b : bindings)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+std::string Pipeline::HlslFileName() const {
+  return fs::path(hlsl_path.empty() ? path : hlsl_path).filename().string();
+}
+
+PipelineError::PipelineError(std::string file, int line, std::string problem)
+    : std::runtime_error(line > 0 ? fmt::format("{}:{}: {}", file, line, problem)
+                                  : fmt::format("{}: {}", file, problem)),
+      file_(std::move(file)),
+      line_(line),
+      problem_(std::move(problem)) {}
+
+// ------------------------------------------------------------------------------------------------
+// Scalars: integers and floats as llvm's YAML reader takes them, with range checks
+
+namespace {
+
+/// Decimal, 0x hex or 0b binary, optional sign; false when malformed or out of T's range.
+template <class T>
+bool ParseInteger(std::string_view s, T& out) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  } else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
+    base = 2;
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return false;
+  unsigned __int128 v = 0;
+  for (char c : s) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else if (c == '_') continue;
+    else return false;
+    if (d >= base) return false;
+    v = v * unsigned(base) + unsigned(d);
+    if (v > (unsigned __int128)(1) << 65) return false;
+  }
+  if constexpr (std::is_signed_v<T>) {
+    const unsigned __int128 max_pos = (unsigned __int128)std::numeric_limits<T>::max();
+    if (negative) {
+      if (v > max_pos + 1) return false;
+      out = v == max_pos + 1 ? std::numeric_limits<T>::min() : T(-(__int128)v);
+    } else {
+      if (v > max_pos) return false;
+      out = T(v);
+    }
+  } else {
+    if (negative && v != 0) return false;
+    if (v > (unsigned __int128)std::numeric_limits<T>::max()) return false;
+    out = T(v);
+  }
+  return true;
+}
+
+/// strtod/strtof syntax plus YAML's .nan, .inf, -.inf; false when malformed.
+template <class T>
+bool ParseFloat(std::string s, T& out) {
+  std::string lower = s;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
+    return char(std::tolower(c));
+  });
+  if (lower == ".nan") { out = std::numeric_limits<T>::quiet_NaN(); return true; }
+  if (lower == ".inf" || lower == "+.inf") { out = std::numeric_limits<T>::infinity(); return true; }
+  if (lower == "-.inf") { out = -std::numeric_limits<T>::infinity(); return true; }
+  if (s.empty()) return false;
+  const char* begin = s.c_str();
+  char* end = nullptr;
+  errno = 0;
+  if constexpr (std::is_same_v<T, float>) out = std::strtof(begin, &end);
+  else out = std::strtod(begin, &end);
+  return end == begin + s.size();
+}
+
+// ------------------------------------------------------------------------------------------------
+// The reader
+
+class Reader {
+ public:
+  Reader(std::string file, int line_base) : file_(std::move(file)), line_base_(line_base) {}
+
+  [[noreturn]] void Fail(int line, std::string problem) const {
+    throw PipelineError(file_, line, std::move(problem));
+  }
+  [[noreturn]] void Fail(const YAML::Node& n, std::string problem) const {
+    Fail(Line(n), std::move(problem));
+  }
+  int Line(const YAML::Node& n) const {
+    if (!n.IsDefined()) return 0;
+    const YAML::Mark m = n.Mark();
+    return m.line >= 0 ? line_base_ + m.line : 0;
+  }
+  int Line(const YAML::Mark& m) const { return m.line >= 0 ? line_base_ + m.line : 0; }
+
+  /// Fails on a key that is not in `known` (typos such as `Fillsize` must not pass silently).
+  void CheckKeys(const YAML::Node& map, const char* what,
+                 std::initializer_list<const char*> known,
+                 std::initializer_list<const char*> ignored = {}) const {
+    for (const auto& kv : map) {
+      const std::string key = kv.first.Scalar();
+      bool ok = false;
+      for (const char* k : known) ok = ok || key == k;
+      for (const char* k : ignored) ok = ok || key == k;
+      if (!ok) {
+        std::string list;
+        for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+        Fail(kv.first, fmt::format("unknown key '{}' in {} (known keys: {})", key, what, list));
+      }
+    }
+  }
+
+  YAML::Node Map(const YAML::Node& n, const char* what) const {
+    if (!n.IsMap()) Fail(n, fmt::format("{} must be a mapping (key: value lines)", what));
+    return n;
+  }
+  YAML::Node Seq(const YAML::Node& n, const char* what) const {
+    if (!n.IsSequence()) Fail(n, fmt::format("{} must be a list", what));
+    return n;
+  }
+  /// map[key], failing when it is missing.
+  YAML::Node Required(const YAML::Node& map, const char* key, const char* what) const {
+    const YAML::Node n = map[key];
+    if (!n.IsDefined() || n.IsNull()) Fail(map, fmt::format("{} has no '{}'", what, key));
+    return n;
+  }
+  std::string String(const YAML::Node& n, const char* key) const {
+    if (!n.IsScalar()) Fail(n, fmt::format("'{}' must be a single value", key));
+    return n.Scalar();
+  }
+  template <class T>
+  T Integer(const YAML::Node& n, const char* key) const {
+    T v{};
+    if (!n.IsScalar() || !ParseInteger<T>(n.Scalar(), v))
+      Fail(n, fmt::format("'{}' must be an integer from {} to {}, not '{}'", key,
+                          int64_t(std::numeric_limits<T>::min()),
+                          uint64_t(std::numeric_limits<T>::max()),
+                          n.IsScalar() ? n.Scalar() : std::string("a list or mapping")));
+    return v;
+  }
+  double Double(const YAML::Node& n, const char* key) const {
+    double v = 0;
+    if (!n.IsScalar() || !ParseFloat<double>(n.Scalar(), v))
+      Fail(n, fmt::format("'{}' must be a number", key));
+    return v;
+  }
+
+  /// Appends one value of `format` written as `n` to `out`.
+  void AppendValue(const YAML::Node& n, DataFormat format, std::vector<std::byte>& out) const {
+    if (!n.IsScalar()) Fail(n, fmt::format("a {} value must be a single number", ToString(format)));
+    const std::string& s = n.Scalar();
+    auto put = [&](auto v) {
+      const auto bytes = std::bit_cast<std::array<std::byte, sizeof(v)>>(v);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    };
+    auto bad = [&](const char* expect) {
+      Fail(n, fmt::format("'{}' is not {} ({})", s, expect, ToString(format)));
+    };
+    auto integer = [&](auto zero, const char* expect) {
+      decltype(zero) v{};
+      if (!ParseInteger(s, v)) bad(expect);
+      put(v);
+    };
+    switch (format) {
+      case DataFormat::kBool: {
+        if (s == "true" || s == "True" || s == "TRUE") put(uint32_t(1));
+        else if (s == "false" || s == "False" || s == "FALSE") put(uint32_t(0));
+        else integer(uint32_t{}, "a bool (true, false or a 32-bit unsigned integer)");
+        break;
+      }
+      case DataFormat::kInt16: integer(int16_t{}, "a 16-bit signed integer"); break;
+      case DataFormat::kUInt16: integer(uint16_t{}, "a 16-bit unsigned integer"); break;
+      case DataFormat::kInt32: integer(int32_t{}, "a 32-bit signed integer"); break;
+      case DataFormat::kUInt32: integer(uint32_t{}, "a 32-bit unsigned integer"); break;
+      case DataFormat::kInt64: integer(int64_t{}, "a 64-bit signed integer"); break;
+      case DataFormat::kUInt64: integer(uint64_t{}, "a 64-bit unsigned integer"); break;
+      case DataFormat::kHex8: integer(uint8_t{}, "an 8-bit unsigned integer"); break;
+      case DataFormat::kHex16:
+      case DataFormat::kFloat16:  // as llvm's reader: half values are written as their bits
+        integer(uint16_t{}, "a 16-bit unsigned integer (half values are written as bits)");
+        break;
+      case DataFormat::kHex32: integer(uint32_t{}, "a 32-bit unsigned integer"); break;
+      case DataFormat::kHex64: integer(uint64_t{}, "a 64-bit unsigned integer"); break;
+      case DataFormat::kFloat32: {
+        float v = 0;
+        if (!ParseFloat(s, v)) bad("a float");
+        put(v);
+        break;
+      }
+      case DataFormat::kFloat64: {
+        double v = 0;
+        if (!ParseFloat(s, v)) bad("a double");
+        put(v);
+        break;
+      }
+    }
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+  int line_base_;
+};
+
+/// A split-file section: its name and text, and the file line its first line is on.
+struct Section {
+  std::string name;
+  std::string text;
+  int first_line = 1;
+};
+
+std::vector<Section> SplitFile(std::string_view text) {
+  std::vector<Section> sections;
+  int line_no = 0;
+  size_t pos = 0;
+  Section* current = nullptr;
+  bool ended = false;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++line_no;
+    std::string_view trimmed = line;
+    if (!trimmed.empty() && trimmed.back() == '\r') trimmed.remove_suffix(1);
+    std::string_view marker;
+    if (trimmed.starts_with("#--- ")) marker = trimmed.substr(5);
+    else if (trimmed.starts_with("//--- ")) marker = trimmed.substr(6);
+    if (!marker.empty()) {
+      while (!marker.empty() && marker.back() == ' ') marker.remove_suffix(1);
+      if (marker == "end") {
+        current = nullptr;
+        ended = true;
+        continue;
+      }
+      if (ended) continue;
+      sections.push_back(Section{std::string(marker), "", line_no + 1});
+      current = &sections.back();
+      continue;
+    }
+    if (current) {
+      current->text.append(trimmed);
+      current->text.push_back('\n');
+    }
+  }
+  return sections;
+}
+
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::optional<std::string> ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::array<uint32_t, 3> GroupCount(const Reader& r, const YAML::Node& n, const char* key) {
+  r.Seq(n, key);
+  if (n.size() != 3) r.Fail(n, fmt::format("'{}' must list 3 group counts [x, y, z]", key));
+  std::array<uint32_t, 3> v{};
+  for (size_t i = 0; i < 3; ++i) {
+    v[i] = r.Integer<uint32_t>(n[i], key);
+    if (v[i] == 0) r.Fail(n[i], fmt::format("'{}': a group count must be at least 1", key));
+  }
+  return v;
+}
+
+void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, BufferDesc& b) {
+  r.Map(n, "a buffer");
+  r.CheckKeys(n, "a buffer",
+              {"Name", "Format", "Stride", "Data", "FillSize", "FillValue", "DataFile", "Channels",
+               "ArraySize"});
+  b.source_line = r.Line(n);
+  b.name = r.String(r.Required(n, "Name", "a buffer"), "Name");
+  const YAML::Node fmt_node = r.Required(n, "Format", fmt::format("buffer '{}'", b.name).c_str());
+  const std::string fmt_name = r.String(fmt_node, "Format");
+  const auto format = ParseDataFormat(fmt_name);
+  if (!format)
+    r.Fail(fmt_node, fmt::format("buffer '{}': unknown Format '{}' (known: {})", b.name, fmt_name,
+                                 NameList(kFormats)));
+  b.format = *format;
+  const size_t esize = ElementSize(b.format);
+  if (const YAML::Node s = n["Stride"]; s.IsDefined()) {
+    b.stride = r.Integer<uint32_t>(s, "Stride");
+    if (b.stride % esize != 0)
+      r.Fail(s, fmt::format("buffer '{}': Stride {} is not a multiple of the {}-byte {} element",
+                            b.name, b.stride, esize, fmt_name));
+  }
+  if (const YAML::Node c = n["Channels"]; c.IsDefined() && r.Integer<uint32_t>(c, "Channels") != 1)
+    r.Fail(c, fmt::format("buffer '{}': Channels other than 1 (textures) are not supported",
+                          b.name));
+  if (const YAML::Node a = n["ArraySize"]; a.IsDefined() && r.Integer<uint32_t>(a, "ArraySize") != 1)
+    r.Fail(a, fmt::format("buffer '{}': resource arrays (ArraySize > 1) are not supported",
+                          b.name));
+
+  const YAML::Node data = n["Data"], fill = n["FillSize"], fill_value = n["FillValue"],
+                   file = n["DataFile"];
+  const int sources = int(data.IsDefined()) + int(fill.IsDefined()) + int(file.IsDefined());
+  if (sources != 1)
+    r.Fail(n, fmt::format("buffer '{}' needs exactly one of Data, FillSize or DataFile (has {})",
+                          b.name, sources));
+  if (fill_value.IsDefined() && !fill.IsDefined())
+    r.Fail(fill_value, fmt::format("buffer '{}': 'FillValue' specified without 'FillSize'",
+                                   b.name));
+  int size_line = b.source_line;
+  if (data.IsDefined()) {
+    size_line = r.Line(data);
+    if (data.IsSequence()) {
+      for (const auto& v : data) {
+        if (v.IsSequence())
+          r.Fail(v, fmt::format("buffer '{}': nested Data lists (resource arrays) are not "
+                                "supported", b.name));
+        r.AppendValue(v, b.format, b.data);
+      }
+    } else if (data.IsNull()) {
+      // `Data:` with nothing: an empty buffer, caught below.
+    } else {
+      r.AppendValue(data, b.format, b.data);
+    }
+  } else if (fill.IsDefined()) {
+    size_line = r.Line(fill);
+    const uint64_t bytes = r.Integer<uint32_t>(fill, "FillSize");
+    if (bytes % esize != 0)
+      r.Fail(fill, fmt::format("buffer '{}': FillSize {} (bytes) is not a multiple of the "
+                               "{}-byte {} element", b.name, bytes, esize, fmt_name));
+    std::vector<std::byte> one;
+    if (fill_value.IsDefined()) r.AppendValue(fill_value, b.format, one);
+    else one.assign(esize, std::byte{0});
+    b.data.reserve(bytes);
+    for (uint64_t i = 0; i < bytes / esize; ++i) b.data.insert(b.data.end(), one.begin(), one.end());
+  } else {
+    size_line = r.Line(file);
+    const fs::path p = dir / r.String(file, "DataFile");
+    b.data_file = p.string();
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+      r.Fail(file, fmt::format("buffer '{}': DataFile '{}' does not exist", b.name, p.string()));
+    const auto text = ReadText(p);
+    if (!text) r.Fail(file, fmt::format("buffer '{}': cannot read DataFile '{}'", b.name, p.string()));
+    b.data.resize(text->size());
+    if (!text->empty()) std::memcpy(b.data.data(), text->data(), text->size());
+    if (b.data.size() % esize != 0)
+      r.Fail(file, fmt::format("buffer '{}': DataFile '{}' holds {} bytes, not a multiple of the "
+                               "{}-byte {} element", b.name, p.string(), b.data.size(), esize,
+                               fmt_name));
+  }
+  if (b.data.empty()) r.Fail(size_line, fmt::format("buffer '{}' is empty", b.name));
+  if (b.stride && b.data.size() % b.stride != 0)
+    r.Fail(size_line, fmt::format("buffer '{}' holds {} bytes ({} {} values), not a whole number "
+                                  "of {}-byte records (Stride {})", b.name, b.data.size(),
+                                  b.data.size() / esize, fmt_name, b.stride, b.stride));
+}
+
+void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& p) {
+  r.Map(n, "a resource");
+  r.CheckKeys(n, "a resource", {"Name", "Kind", "DirectXBinding", "VulkanBinding", "HasCounter"});
+  ResourceBinding b;
+  b.set = set;
+  b.source_line = r.Line(n);
+  const YAML::Node name = r.Required(n, "Name", "a resource");
+  b.name = r.String(name, "Name");
+  const YAML::Node kind_node = r.Required(n, "Kind", fmt::format("resource '{}'", b.name).c_str());
+  const std::string kind_name = r.String(kind_node, "Kind");
+  const auto kind = ParseResourceKind(kind_name);
+  if (!kind)
+    r.Fail(kind_node, fmt::format("resource '{}': unknown Kind '{}' (known: {})", b.name,
+                                  kind_name, NameList(kKinds)));
+  b.kind = *kind;
+  if (const YAML::Node c = n["HasCounter"]; c.IsDefined() && r.Integer<uint32_t>(c, "HasCounter"))
+    r.Fail(c, fmt::format("resource '{}': counters (HasCounter) are not supported", b.name));
+  if (const YAML::Node dx = n["DirectXBinding"]; dx.IsDefined()) {
+    r.Map(dx, "DirectXBinding");
+    r.CheckKeys(dx, "DirectXBinding", {"Register", "Space"});
+    b.dx_register = r.Integer<uint32_t>(r.Required(dx, "Register", "DirectXBinding"), "Register");
+    if (const YAML::Node s = dx["Space"]; s.IsDefined()) b.dx_space = r.Integer<uint32_t>(s, "Space");
+    b.has_dx_binding = true;
+    b.binding = b.dx_register;
+  }
+  if (const YAML::Node vk = n["VulkanBinding"]; vk.IsDefined()) {
+    r.Map(vk, "VulkanBinding");
+    r.CheckKeys(vk, "VulkanBinding", {"Binding"}, {"CounterBinding"});
+    b.binding = r.Integer<uint32_t>(r.Required(vk, "Binding", "VulkanBinding"), "Binding");
+    b.has_vulkan_binding = true;
+  }
+  if (!b.has_dx_binding && !b.has_vulkan_binding)
+    r.Fail(n, fmt::format("resource '{}' needs a DirectXBinding or a VulkanBinding", b.name));
+  const BufferDesc* buf = p.FindBuffer(b.name);
+  if (!buf) r.Fail(name, fmt::format("resource '{}' names no buffer (no Buffers entry has "
+                                     "Name: {})", b.name, b.name));
+  if (const ResourceBinding* other = p.FindBinding(b.name))
+    r.Fail(name, fmt::format("buffer '{}' is bound twice (first at line {})", b.name,
+                             other->source_line));
+  for (const auto& o : p.bindings)
+    if (o.set == b.set && o.binding == b.binding)
+      r.Fail(n, fmt::format("resources '{}' and '{}' share set {} binding {}", o.name, b.name,
+                            b.set, b.binding));
+  if ((b.kind == ResourceKind::kByteAddressBuffer || b.kind == ResourceKind::kRWByteAddressBuffer) &&
+      buf->data.size() % 4 != 0)
+    r.Fail(n, fmt::format("resource '{}': a {} must be a multiple of 4 bytes (buffer '{}' has {})",
+                          b.name, kind_name, buf->name, buf->data.size()));
+  p.bindings.push_back(b);
+}
+
+void ReadResult(const Reader& r, const YAML::Node& n, Pipeline& p) {
+  r.Map(n, "a result");
+  r.CheckKeys(n, "a result",
+              {"Result", "Rule", "Actual", "Expected", "ULPT", "Epsilon", "Count", "DenormMode"},
+              {"ZeroTolerance"});
+  ResultRule rule;
+  rule.source_line = r.Line(n);
+  rule.name = r.String(r.Required(n, "Result", "a result"), "Result");
+  const std::string what = fmt::format("result '{}'", rule.name);
+  const YAML::Node rule_node = r.Required(n, "Rule", what.c_str());
+  const std::string rule_name = r.String(rule_node, "Rule");
+  const auto kind = ParseRuleKind(rule_name);
+  if (!kind)
+    r.Fail(rule_node, fmt::format("{}: unknown Rule '{}' (known: {})", what, rule_name,
+                                  NameList(kRules)));
+  rule.kind = *kind;
+  auto buffer = [&](const char* key, bool required) -> const BufferDesc* {
+    const YAML::Node v = n[key];
+    if (!v.IsDefined()) {
+      if (required) r.Fail(n, fmt::format("{} has no '{}'", what, key));
+      return nullptr;
+    }
+    const std::string name = r.String(v, key);
+    const BufferDesc* b = p.FindBuffer(name);
+    if (!b) r.Fail(v, fmt::format("{}: {} '{}' names no buffer", what, key, name));
+    return b;
+  };
+  const BufferDesc* actual = buffer("Actual", true);
+  // A multiset rule may stand alone (waveemu check compares the two backends' Actual).
+  const BufferDesc* expected = buffer("Expected", rule.kind != RuleKind::kBufferMultiset);
+  rule.actual = actual->name;
+  if (expected) rule.expected = expected->name;
+  if (rule.kind == RuleKind::kBufferFloatULP || rule.kind == RuleKind::kBufferFloatEpsilon) {
+    if (!IsFloatFormat(actual->format) || !IsFloatFormat(expected->format))
+      r.Fail(rule_node, fmt::format("{}: {} compares Float16/32/64 buffers, and '{}' is {}, '{}' "
+                                    "is {}", what, rule_name, actual->name,
+                                    ToString(actual->format), expected->name,
+                                    ToString(expected->format)));
+    if (actual->format != expected->format)
+      r.Fail(rule_node, fmt::format("{}: '{}' ({}) and '{}' ({}) must have the same Format", what,
+                                    actual->name, ToString(actual->format), expected->name,
+                                    ToString(expected->format)));
+  }
+  if (rule.kind == RuleKind::kBufferFloatULP)
+    rule.ulp_tolerance = r.Integer<uint32_t>(r.Required(n, "ULPT", what.c_str()), "ULPT");
+  else if (const YAML::Node u = n["ULPT"]; u.IsDefined())
+    r.Fail(u, fmt::format("{}: ULPT belongs to BufferFloatULP, not {}", what, rule_name));
+  if (rule.kind == RuleKind::kBufferFloatEpsilon) {
+    rule.epsilon = r.Double(r.Required(n, "Epsilon", what.c_str()), "Epsilon");
+    if (!(rule.epsilon >= 0)) r.Fail(n["Epsilon"], fmt::format("{}: Epsilon must be >= 0", what));
+  } else if (const YAML::Node e = n["Epsilon"]; e.IsDefined()) {
+    r.Fail(e, fmt::format("{}: Epsilon belongs to BufferFloatEpsilon, not {}", what, rule_name));
+  }
+  if (const YAML::Node c = n["Count"]; c.IsDefined()) {
+    if (rule.kind != RuleKind::kBufferMultiset)
+      r.Fail(c, fmt::format("{}: Count belongs to BufferMultiset, not {}", what, rule_name));
+    const BufferDesc* cb = buffer("Count", false);
+    if (cb->data.size() < 4)
+      r.Fail(c, fmt::format("{}: Count buffer '{}' must hold at least one 32-bit element", what,
+                            cb->name));
+    rule.count_buffer = cb->name;
+  }
+  p.results.push_back(rule);
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// ParsePipeline
+
+Pipeline ParsePipeline(std::string_view text, const std::string& path) {
+  Pipeline p;
+  p.path = path;
+  const fs::path dir = fs::path(path).parent_path();
+
+  std::string yaml_text;
+  int yaml_first_line = 1;
+  const std::vector<Section> sections = SplitFile(text);
+  if (!sections.empty()) {
+    const Section* yaml = nullptr;
+    for (const auto& s : sections) {
+      if ((EndsWith(s.name, ".yaml") || EndsWith(s.name, ".yml")) && !yaml) yaml = &s;
+      if (EndsWith(s.name, ".hlsl") && p.hlsl_source.empty()) {
+        p.hlsl_source = s.text;
+        p.hlsl_path = path;
+        p.hlsl_first_line = s.first_line;
+      }
+    }
+    if (!yaml)
+      throw PipelineError(path, 0, "split-file test has no pipeline section ('#--- pipeline.yaml')");
+    yaml_text = yaml->text;
+    yaml_first_line = yaml->first_line;
+  } else {
+    yaml_text = std::string(text);
+  }
+  const Reader r(path, yaml_first_line);
+
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    r.Fail(r.Line(e.mark), fmt::format("malformed YAML: {}", e.msg));
+  }
+  if (!root.IsMap())
+    r.Fail(root.IsDefined() && !root.IsNull() ? r.Line(root) : yaml_first_line,
+           "the pipeline must be a YAML mapping with Shaders, Buffers and DescriptorSets");
+
+  try {
+    r.CheckKeys(root, "the pipeline",
+                {"Shaders", "Buffers", "Results", "DescriptorSets", "DispatchParameters",
+                 "WaveSize"},
+                {"RuntimeSettings"});
+    // ---- Shaders
+    const YAML::Node shaders = root["Shaders"];
+    if (!shaders.IsDefined() || shaders.IsNull())
+      r.Fail(yaml_first_line, "the pipeline has no Shaders (a list with one Stage: Compute entry)");
+    r.Seq(shaders, "Shaders");
+    if (shaders.size() != 1)
+      r.Fail(shaders, fmt::format("Shaders lists {} shaders; waveemu runs one compute shader",
+                                  shaders.size()));
+    const YAML::Node sh = r.Map(shaders[0], "a shader");
+    r.CheckKeys(sh, "a shader", {"Stage", "Entry", "DispatchSize", "Source"});
+    p.shader_line = r.Line(sh);
+    const YAML::Node stage = r.Required(sh, "Stage", "the shader");
+    if (r.String(stage, "Stage") != "Compute")
+      r.Fail(stage, fmt::format("Stage '{}' is not supported; waveemu runs Compute shaders",
+                                stage.Scalar()));
+    p.entry = r.String(r.Required(sh, "Entry", "the shader"), "Entry");
+    std::optional<std::array<uint32_t, 3>> dispatch_size;
+    if (const YAML::Node d = sh["DispatchSize"]; d.IsDefined())
+      dispatch_size = GroupCount(r, d, "DispatchSize");
+    if (const YAML::Node dp = root["DispatchParameters"]; dp.IsDefined()) {
+      r.Map(dp, "DispatchParameters");
+      r.CheckKeys(dp, "DispatchParameters", {"DispatchGroupCount"});
+      if (const YAML::Node g = dp["DispatchGroupCount"]; g.IsDefined()) {
+        const auto count = GroupCount(r, g, "DispatchGroupCount");
+        if (dispatch_size && *dispatch_size != count)
+          r.Fail(g, "DispatchParameters.DispatchGroupCount and the shader's DispatchSize differ");
+        dispatch_size = count;
+      }
+    }
+    if (dispatch_size) p.dispatch = *dispatch_size;
+    if (const YAML::Node src = sh["Source"]; src.IsDefined()) {
+      const fs::path hp = dir / r.String(src, "Source");
+      const auto t = ReadText(hp);
+      if (!t) r.Fail(src, fmt::format("cannot read the HLSL file '{}'", hp.string()));
+      p.hlsl_source = *t;
+      p.hlsl_path = hp.lexically_normal().string();
+      p.hlsl_first_line = 1;
+    } else if (p.hlsl_source.empty()) {
+      fs::path hp = fs::path(path);
+      hp.replace_extension(".hlsl");
+      const auto t = ReadText(hp);
+      if (!t)
+        r.Fail(sh, fmt::format("no HLSL: the test has no '#--- source.hlsl' section, the shader "
+                               "no 'Source:', and '{}' does not exist", hp.string()));
+      p.hlsl_source = *t;
+      p.hlsl_path = hp.string();
+    }
+    // ---- WaveSize
+    if (const YAML::Node w = root["WaveSize"]; w.IsDefined()) {
+      const uint32_t ws = r.Integer<uint32_t>(w, "WaveSize");
+      if (ws < 4 || ws > 128 || !std::has_single_bit(ws))
+        r.Fail(w, fmt::format("WaveSize {} is not one of 4, 8, 16, 32, 64, 128", ws));
+      p.wave_size = int(ws);
+    }
+    // ---- Buffers
+    const YAML::Node buffers = r.Required(root, "Buffers", "the pipeline");
+    r.Seq(buffers, "Buffers");
+    for (const auto& bn : buffers) {
+      BufferDesc b;
+      ReadBuffer(r, bn, dir, b);
+      if (const BufferDesc* other = p.FindBuffer(b.name))
+        r.Fail(bn, fmt::format("buffer '{}' is declared twice (first at line {})", b.name,
+                               other->source_line));
+      p.buffers.push_back(std::move(b));
+    }
+    // ---- DescriptorSets
+    const YAML::Node sets = r.Required(root, "DescriptorSets", "the pipeline");
+    r.Seq(sets, "DescriptorSets");
+    for (size_t s = 0; s < sets.size(); ++s) {
+      const YAML::Node set = r.Map(sets[s], "a descriptor set");
+      r.CheckKeys(set, "a descriptor set", {"Resources"});
+      const YAML::Node res = r.Required(set, "Resources", "a descriptor set");
+      r.Seq(res, "Resources");
+      for (const auto& rn : res) ReadResource(r, rn, uint32_t(s), p);
+    }
+    // ---- Results
+    if (const YAML::Node results = root["Results"]; results.IsDefined() && !results.IsNull()) {
+      r.Seq(results, "Results");
+      for (const auto& rn : results) ReadResult(r, rn, p);
+    }
+  } catch (const YAML::Exception& e) {
+    // Conversion or access errors yaml-cpp raises itself (should not happen: every access above
+    // checks the node first), still reported with a line rather than escaping.
+    r.Fail(r.Line(e.mark), fmt::format("bad pipeline: {}", e.msg));
+  }
+  return p;
+}
+
+Pipeline ReadPipeline(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw PipelineError(path, 0, "no such file");
+  const auto text = ReadText(path);
+  if (!text) throw PipelineError(path, 0, "cannot read the file");
+  return ParsePipeline(*text, path);
+}
+
+}  // namespace waveemu::oracle
