@@ -173,6 +173,10 @@ VulkanRecord RunVulkan(const Pipeline& p, const std::string& device) {
   VulkanRunOptions o;
   o.device_name = device;
   o.report = &v.report;
+  // #include "x.hlsli" beside the HLSL, wherever the command runs from.
+  std::error_code ec;
+  const fs::path hlsl_dir = fs::absolute(fs::path(p.hlsl_path), ec).parent_path();
+  if (!ec && !hlsl_dir.empty()) o.include_dirs.push_back(hlsl_dir.string());
   try {
     v.run.buffers = RunOnVulkan(p, o);
   } catch (const HlslToolMissing& e) {

@@ -1,8 +1,14 @@
-// ports.h -- registration functions of the test pipelines' ports, one per file.
+// ports.h -- registration functions of the test pipelines' ports, one per file; registry.cpp
+// calls them all.
 #pragma once
 
 #include "tools/waveemu/emulator_backend.h"
 
 #include <vector>
 
-namespace waveemu::oracle {}  // namespace waveemu::oracle
+namespace waveemu::oracle {
+
+void RegisterWaveUintPorts(std::vector<Port>& ports);   // wave_uint.cpp
+void RegisterWaveArithPorts(std::vector<Port>& ports);  // wave_arith.cpp: int, float, double
+
+}  // namespace waveemu::oracle

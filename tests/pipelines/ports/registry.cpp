@@ -5,7 +5,8 @@
 namespace waveemu::oracle {
 
 void RegisterTestPipelinePorts(std::vector<Port>& ports) {
-  (void)ports;
+  RegisterWaveUintPorts(ports);
+  RegisterWaveArithPorts(ports);
 }
 
 }  // namespace waveemu::oracle
