@@ -448,6 +448,13 @@ template <int N, class S>
 Lanes<S, N> WaveActiveSum(S value) {
   return WaveActiveSum(Lanes<S, N>(value));
 }
+template <int N>
+Bool<N> WaveActiveSum(const Bool<N>&) {
+  static_assert(N < 0, "WaveActiveSum takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
+}
 
 // ------------------------------ WaveActiveProduct
 
@@ -467,6 +474,13 @@ template <int N, class S>
   requires kIsLaneType<S>
 Lanes<S, N> WaveActiveProduct(S value) {
   return WaveActiveProduct(Lanes<S, N>(value));
+}
+template <int N>
+Bool<N> WaveActiveProduct(const Bool<N>&) {
+  static_assert(N < 0, "WaveActiveProduct takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
 }
 
 // ------------------------------ WaveActiveBitAnd
@@ -556,6 +570,13 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
 }
+template <int N>
+Bool<N> WaveActiveMin(const Bool<N>&) {
+  static_assert(N < 0, "WaveActiveMin takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
+}
 
 // ------------------------------ WaveActiveMax
 
@@ -571,6 +592,13 @@ Lanes<T, N> WaveActiveMax(const Lanes<T, N>& value) {
 template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
+}
+template <int N>
+Bool<N> WaveActiveMax(const Bool<N>&) {
+  static_assert(N < 0, "WaveActiveMax takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
 }
 
 }  // namespace waveemu

@@ -145,6 +145,13 @@ template <int N, class S>
 Lanes<S, N> WavePrefixSum(S value) {
   return WavePrefixSum(Lanes<S, N>(value));
 }
+template <int N>
+Bool<N> WavePrefixSum(const Bool<N>&) {
+  static_assert(N < 0, "WavePrefixSum takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
+}
 
 // ------------------------------ WavePrefixProduct
 
@@ -164,6 +171,13 @@ template <int N, class S>
   requires kIsLaneType<S>
 Lanes<S, N> WavePrefixProduct(S value) {
   return WavePrefixProduct(Lanes<S, N>(value));
+}
+template <int N>
+Bool<N> WavePrefixProduct(const Bool<N>&) {
+  static_assert(N < 0, "WavePrefixProduct takes numeric values, not bool (HLSL's numeric<> type class): "
+                       "count with WaveActiveCountBits / WavePrefixCountBits, or convert with "
+                       "Uint<N>(b)");
+  return {};
 }
 
 }  // namespace waveemu
