@@ -188,8 +188,10 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
   const std::string bytes = ReadFile(output);
   std::vector<uint32_t> words =
       SpirvWordsFromBytes({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
-  // glslang only warns ("Entry point not found") and emits a module without the entry point.
-  if (!ReflectSpirv(words, options.entry).has_entry)
+  // For a missing entry function glslang only warns ("Entry point not found") and emits an
+  // empty function of that name with numthreads(1,1,1).
+  if (messages.find("Entry point not found") != std::string::npos ||
+      !ReflectSpirv(words, options.entry).has_entry)
     throw HlslCompileError(fmt::format("{}: error: entry point '{}' not found (a compute shader "
                                        "function of that name)\nglslangValidator output:\n{}",
                                        hlsl_path, options.entry, messages),
