@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -168,17 +168,17 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
 
   if (run.exit_code != 0 || !fs::exists(output)) {
     // glslang: "ERROR: FILE:LINE: 'token' : message". Report the first such line.
-    static const std::regex kError(R"(ERROR: (.*):([0-9]+): (.*))");
+    const std::string prefix = "ERROR: " + hlsl_path + ":";
     std::istringstream lines(messages);
     for (std::string line; std::getline(lines, line);) {
-      std::smatch m;
-      if (std::regex_match(line, m, kError) && m[1] == hlsl_path) {
-        const int line_no = std::stoi(m[2]);
-        throw HlslCompileError(
-            fmt::format("{}:{}: error: {}\nglslangValidator output:\n{}", hlsl_path, line_no,
-                        m[3].str(), messages),
-            hlsl_path, line_no, messages);
-      }
+      if (line.rfind(prefix, 0) != 0) continue;
+      size_t end = prefix.size();
+      while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end]))) ++end;
+      if (end == prefix.size() || line.compare(end, 2, ": ") != 0) continue;
+      const int line_no = std::stoi(line.substr(prefix.size(), end - prefix.size()));
+      throw HlslCompileError(fmt::format("{}:{}: error: {}\nglslangValidator output:\n{}",
+                                         hlsl_path, line_no, line.substr(end + 2), messages),
+                             hlsl_path, line_no, messages);
     }
     throw HlslCompileError(fmt::format("{}: error: glslangValidator failed (exit code {}):\n{}",
                                        hlsl_path, run.exit_code, messages),
