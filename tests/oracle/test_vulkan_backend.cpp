@@ -303,6 +303,53 @@ TEST_CASE("StructuredBuffer, ByteAddressBuffer and a cbuffer are read, RWStructu
   CHECK(out.size() == p.buffers.size());
 }
 
+TEST_CASE("DirectXBinding/VulkanBinding pairs with one shift per register class (t+0, u+16, "
+          "b+32) reach glslang as binding shifts, so t0 and u0 no longer collide") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  Pipeline p = FromShader("structured.hlsl");  // t0, t1, b2, u0 space1, u1 space1
+  std::vector<uint32_t> in(16), raw(8);
+  for (uint32_t i = 0; i < 8; ++i) {
+    in[2 * i] = 5 * i;
+    in[2 * i + 1] = 2;
+    raw[i] = i << 24;
+  }
+  p.buffers = {Buffer("In", DataFormat::kUInt32, in, 8), Buffer("Raw", DataFormat::kHex32, raw),
+               Buffer("Constants", DataFormat::kUInt32, std::vector<uint32_t>{2, 1, 0, 0}),
+               Buffer("Out", DataFormat::kUInt32, std::vector<uint32_t>(8)),
+               Buffer("RawOut", DataFormat::kHex32, std::vector<uint32_t>(8))};
+  auto bind = [](const char* name, ResourceKind kind, uint32_t set, uint32_t reg,
+                 uint32_t binding) {
+    ResourceBinding b = Bind(name, kind, set, binding);
+    b.dx_register = reg;
+    b.dx_space = set;
+    b.has_dx_binding = b.has_vulkan_binding = true;
+    return b;
+  };
+  p.bindings = {bind("In", ResourceKind::kStructuredBuffer, 0, 0, 0),
+                bind("Raw", ResourceKind::kByteAddressBuffer, 0, 1, 1),
+                bind("Constants", ResourceKind::kConstantBuffer, 0, 2, 34),
+                bind("Out", ResourceKind::kRWStructuredBuffer, 1, 0, 16),
+                bind("RawOut", ResourceKind::kRWByteAddressBuffer, 1, 1, 17)};
+  VulkanRunReport report;
+  VulkanRunOptions options;
+  options.report = &report;
+  const BufferContents out = RunOnVulkan(p, options);
+  CHECK(report.binding_shifts.find("--shift-uav-binding 16") != std::string::npos);
+  CHECK(report.binding_shifts.find("--shift-cbuffer-binding 32") != std::string::npos);
+  std::vector<uint32_t> want_out(8), want_raw(8);
+  for (uint32_t i = 0; i < 8; ++i) {
+    want_out[i] = in[2 * i] * 2 + in[2 * i + 1] + 1;  // In[i].x * Scale + In[i].y + Offset
+    want_raw[i] = ~raw[i];
+  }
+  CheckElements("Out", Read<uint32_t>(out, "Out"), want_out);
+  CheckElements("RawOut", Read<uint32_t>(out, "RawOut"), want_raw);
+
+  // Two different shifts within class u cannot be one glslang option: noted, no u shift.
+  p.bindings[4].binding = 18;
+  const std::string msg = MessageOf<VulkanBackendError>([&] { RunOnVulkan(p, options); });
+  CHECK(msg.find("resource 'Out'") != std::string::npos);  // u0 stays at binding 0
+}
+
 TEST_CASE("Buffer and RWBuffer become texel buffers whose format follows Format and Stride: "
           "R32_SFLOAT, R32_SINT and R32G32B32A32_SFLOAT for a stride of 16") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();

@@ -156,6 +156,7 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
   if (!hlsl_dir.empty()) args.push_back("-I" + hlsl_dir.string());
   for (const std::string& inc : options.include_dirs) args.push_back("-I" + inc);
   for (const std::string& def : options.defines) args.push_back("-D" + def);
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   args.insert(args.end(), {input.string(), "-o", output.string()});
 
   ProcessResult run = RunProcess(*tool, args, log, options.timeout_seconds);

@@ -34,6 +34,7 @@ struct HlslCompileOptions {
   std::string validator = "glslangValidator";  // looked up in PATH unless it has a '/'
   std::vector<std::string> include_dirs;       // -I; the HLSL file's own folder is added
   std::vector<std::string> defines;            // -D is taken (HLSL input): these become -DNAME
+  std::vector<std::string> extra_args;         // more glslangValidator options (binding shifts)
   int timeout_seconds = 60;                    // kill glslang after this (never hang)
 };
 

@@ -812,12 +812,56 @@ std::string Describe(const VulkanDeviceInfo& d) {
 }
 
 // ------------------------------ RunOnVulkan
+namespace {
+
+// glslang numbers a resource's binding by its register, whatever the class, so t0 and u0 collide.
+// Pipelines that give resources both a DirectXBinding and a VulkanBinding say how registers map
+// to bindings; when that is one shift per class (docs/pipelines.md: t+0, u+16, b+32), glslang
+// applies it with --hlsl-iomap and the --stb/--suavb/--scb shifts. Returns those options, or
+// nothing when every shift is 0; a class with several shifts gets a note and no shift.
+std::vector<std::string> BindingShiftArgs(const Pipeline& p, std::vector<std::string>& notes) {
+  std::map<char, std::set<int64_t>> shifts;
+  for (const ResourceBinding& b : p.bindings)
+    if (b.has_dx_binding && b.has_vulkan_binding)
+      shifts[RegisterClass(b.kind)].insert(int64_t(b.binding) - int64_t(b.dx_register));
+  bool any = false;
+  std::map<char, int64_t> chosen;
+  for (const auto& [cls, values] : shifts) {
+    if (values.size() != 1 || *values.begin() < 0) {
+      notes.push_back(fmt::format(
+          "register class '{}': VulkanBinding - DirectXBinding.Register is not one non-negative "
+          "number across its resources, so glslang keeps binding = register for it", cls));
+      continue;
+    }
+    chosen[cls] = *values.begin();
+    any = any || chosen[cls] != 0;
+  }
+  if (!any) return {};
+  return {"--hlsl-iomap", "--auto-map-bindings",
+          "--shift-texture-binding", std::to_string(chosen['t']),
+          "--shift-uav-binding", std::to_string(chosen['u']),
+          "--shift-cbuffer-binding", std::to_string(chosen['b'])};
+}
+
+}  // namespace
+
 BufferContents RunOnVulkan(const Pipeline& pipeline, const VulkanRunOptions& options) {
   HlslCompileOptions compile;
   compile.entry = pipeline.entry;
   compile.include_dirs = options.include_dirs;
+  std::vector<std::string> shift_notes;
+  compile.extra_args = BindingShiftArgs(pipeline, shift_notes);
   const std::string path = !pipeline.hlsl_path.empty() ? pipeline.hlsl_path : "shader.hlsl";
-  return RunSpirvOnVulkan(pipeline, CompileHlsl(pipeline.hlsl_source, path, compile), options);
+  std::vector<uint32_t> spirv = CompileHlsl(pipeline.hlsl_source, path, compile);
+  VulkanRunReport local_report;
+  VulkanRunOptions run_options = options;
+  if (!run_options.report) run_options.report = &local_report;
+  BufferContents out = RunSpirvOnVulkan(pipeline, std::move(spirv), run_options);
+  VulkanRunReport& report = *run_options.report;
+  report.notes.insert(report.notes.begin(), shift_notes.begin(), shift_notes.end());
+  for (const std::string& a : compile.extra_args)
+    report.binding_shifts += (report.binding_shifts.empty() ? "" : " ") + a;
+  return out;
 }
 
 BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
