@@ -333,13 +333,33 @@ void switch_(const Lanes<T, N>& selector, Cases&&... cases) {
   s.PushFrame(FrameKind::kSwitch);
   Mask<N> falling;  // threads that reached the end of the previous case body
   std::size_t k = 0;
-  auto run = [&](auto& c) {
-    const Mask<N> m = targets[k++] | falling;
-    falling = Mask<N>();
-    if (m.Empty()) return;
+  auto run_group = [&](auto& c, const Mask<N>& m) {
+    if (m.Empty()) return Mask<N>();
     s.set_active(m);
     c.body();
-    falling = s.active();
+    return s.active();
+  };
+  auto run = [&](auto& c) {
+    const Mask<N> target = targets[k++];
+    if constexpr (std::remove_cvref_t<decltype(c)>::kIsDefault) {
+      if (s.profile().switch_default == SwitchDefaultGrouping::kPerValue) {
+        // Some drivers (NVIDIA, DESIGN §3) run default once per selector value that reaches it.
+        // Threads falling in from the previous case join the first group; every group's
+        // survivors fall through together.
+        Mask<N> rest = target, out;
+        Mask<N> group = falling;
+        while (rest.Any()) {
+          const T value = selector.lane(rest.First());
+          const Mask<N> same = rest & (selector == Lanes<T, N>(value)).mask();
+          rest = AndNot(rest, same);
+          out |= run_group(c, group | same);
+          group = Mask<N>();
+        }
+        falling = out | run_group(c, group);
+        return;
+      }
+    }
+    falling = run_group(c, target | falling);
   };
   (run(cases), ...);
   // After the switch: threads that broke, that fell off the last case, or had no target.

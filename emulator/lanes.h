@@ -585,7 +585,7 @@ Lanes<T, N> select(const Bool<N>& cond, T a, T b) {
 }
 template <int N>
 Bool<N> select(const Bool<N>& cond, const Bool<N>& a, const Bool<N>& b) {
-  return (cond & a) | (!cond & b);
+  return (cond & a) | ((!cond) & b);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -60,6 +60,12 @@ enum class SignedDivision {
   kPoison,   // poison value and a diagnostic
 };
 
+/// Threads that reach a switch's `default` through several different selector values.
+enum class SwitchDefaultGrouping {
+  kPerTarget,  // one group for the whole default block (the DXIL rule: tangles per branch target)
+  kPerValue,   // one group per distinct selector value, in ascending order of first thread
+};
+
 struct DeviceProfile {
   std::string name;
   int wave_size = 32;
@@ -71,6 +77,7 @@ struct DeviceProfile {
   FloatEquality float_equality = FloatEquality::kOrdered;
   InactiveRead inactive_read = InactiveRead::kPoison;
   SignedDivision signed_division = SignedDivision::kPoison;
+  SwitchDefaultGrouping switch_default = SwitchDefaultGrouping::kPerTarget;
   bool fuse_multiply_add = false;  // whether mad() contracts a*b+c into one rounding
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
 };
@@ -113,6 +120,7 @@ inline DeviceProfile NvidiaProfile() {
   p.float_equality = FloatEquality::kOrdered;
   p.inactive_read = InactiveRead::kZero;
   p.signed_division = SignedDivision::kAllOnes;
+  p.switch_default = SwitchDefaultGrouping::kPerValue;
   p.fuse_multiply_add = true;
   p.poison_undefined = false;
   return p;

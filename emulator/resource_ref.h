@@ -180,6 +180,15 @@ struct PerThreadRefOps {
     requires std::is_arithmetic_v<S>                                                     \
   friend auto operator OP(S a, const Derived& b) {                                       \
     return a OP b.Load();                                                                \
+  }                                                                                      \
+  /* A uniform element with a per-thread element: GroupWriteStart + Offsets[i]. */       \
+  template <class E2, int M>                                                             \
+  friend auto operator OP(const Derived& a, const ElementRef<E2, M>& b) {                \
+    return Lanes<T, M>(a.Load()) OP b.Load();                                            \
+  }                                                                                      \
+  template <class E2, int M>                                                             \
+  friend auto operator OP(const ElementRef<E2, M>& a, const Derived& b) {                \
+    return a.Load() OP Lanes<T, M>(b.Load());                                            \
   }
 
 template <class Derived, class T>

@@ -881,3 +881,49 @@ TEST_CASE("a system value is a per-thread condition: if (SV_GroupIndex) means in
   });
   CheckTrace(trace, 4, {{"gi != 0", "0110 1101", "-22- 33-3", "-01- 01-2"}});
 }
+
+// ------------------------------------------------------------------------------------------------
+// switch default grouping: the DXIL rule (one group per branch target) against NVIDIA's observed
+// grouping (one group per selector value reaching default, DESIGN §3).
+
+TEST_CASE("switch_ default runs once for all its values per target, once per value under nvidia") {
+  for (const bool per_value : {false, true}) {
+    CAPTURE(per_value);
+    DeviceProfile profile = SpecProfile();
+    if (per_value) profile.switch_default = SwitchDefaultGrouping::kPerValue;
+    Uint<8> seen = 99u, runs_of_default = 0u;
+    RunGroup<8>(8, [&] {
+      const Uint<8> lane = WaveGetLaneIndex<8>();
+      switch_(lane % 4u,                                         // 0 1 2 3 0 1 2 3
+              case_(0u, [&] { break_(); }),                      // threads 0, 4 leave
+              default_([&] {
+                seen = WaveActiveCountBits(Bool<8>(true));
+                runs_of_default += 1u;
+              }));
+    }, profile);
+    // Hand-worked: per target, threads 1,2,3,5,6,7 run default together (6 of them, once);
+    // per value, {1,5}, {2,6} and {3,7} each run it alone (2 each).
+    const std::array<uint32_t, 8> want_seen = per_value
+        ? std::array<uint32_t, 8>{99, 2, 2, 2, 99, 2, 2, 2}
+        : std::array<uint32_t, 8>{99, 6, 6, 6, 99, 6, 6, 6};
+    for (int t = 0; t < 8; ++t) {
+      CHECK(seen.lane(t) == want_seen[t]);
+      CHECK(runs_of_default.lane(t) == (t % 4 == 0 ? 0u : 1u));
+    }
+  }
+}
+
+TEST_CASE("under per-value grouping, threads falling into default join its first value group") {
+  DeviceProfile profile = SpecProfile();
+  profile.switch_default = SwitchDefaultGrouping::kPerValue;
+  Uint<8> seen = 99u;
+  RunGroup<8>(8, [&] {
+    const Uint<8> lane = WaveGetLaneIndex<8>();
+    switch_(lane % 4u,
+            case_(0u, [&] {}),  // no break: threads 0 and 4 fall through into default
+            default_([&] { seen = WaveActiveCountBits(Bool<8>(true)); }));
+  }, profile);
+  // The first value group is selector 1 ({1,5}), joined by the fall-through {0,4}: 4 threads.
+  const std::array<uint32_t, 8> want = {4, 4, 2, 2, 4, 4, 2, 2};
+  for (int t = 0; t < 8; ++t) CHECK(seen.lane(t) == want[t]);
+}
