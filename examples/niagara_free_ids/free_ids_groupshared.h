@@ -67,17 +67,13 @@ struct ComputeFreeIDsGroupShared {
       uint32_t NumGroupFreeIDs = GroupWriteOffsets[(OutBuffer + 1) * THREAD_COUNT - 1] + LastIsFree;
       // Add to the global write offset. The previous offset is where we start writing in the
       // output buffer.
-      // HLSL: no argument is per-thread, so the thread count is spelled out: InterlockedAdd<N>.
-      InterlockedAdd<N>(RWFreeIDListSizes[FreeIDListIndex], NumGroupFreeIDs, GroupWriteStart);
+      InterlockedAdd(RWFreeIDListSizes[FreeIDListIndex], NumGroupFreeIDs, GroupWriteStart);
     });
     GroupMemoryBarrierWithGroupSync();
 
     if_(IDToIndexTable[ParticleID] == -1, [&] {
       // This is a free ID, output it.
-      // waveemu: uint32_t(...) reads the groupshared scalar; resource_ref.h has no operator+ for
-      // a groupshared scalar and a per-thread groupshared element yet.
-      Uint<N> WriteOffset =
-          uint32_t(GroupWriteStart) + GroupWriteOffsets[OutBuffer * THREAD_COUNT + Thread];
+      Uint<N> WriteOffset = GroupWriteStart + GroupWriteOffsets[OutBuffer * THREAD_COUNT + Thread];
 
       RWFreeIDList[WriteOffset] = ParticleID;
     });

@@ -70,15 +70,13 @@ struct ComputeFreeIDsRaking {
       uint32_t NumGroupFreeIDs = GroupWriteOffsets[(OutBuffer + 1) * THREAD_COUNT - 1];
       // Add to the global write offset. The previous offset is where we start writing in the
       // output buffer.
-      // HLSL: no argument is per-thread, so the thread count is spelled out: InterlockedAdd<N>.
-      InterlockedAdd<N>(RWFreeIDListSizes[FreeIDListIndex], NumGroupFreeIDs, GroupWriteStart);
+      InterlockedAdd(RWFreeIDListSizes[FreeIDListIndex], NumGroupFreeIDs, GroupWriteStart);
     });
     GroupMemoryBarrierWithGroupSync();
 
     // Inclusive sum minus the thread's own count is its exclusive offset.
-    // waveemu: uint32_t(...) reads the groupshared scalar (see free_ids_groupshared.h).
-    Uint<N> WriteOffset = uint32_t(GroupWriteStart) +
-                          GroupWriteOffsets[OutBuffer * THREAD_COUNT + Thread] - NumFreeInThread;
+    Uint<N> WriteOffset =
+        GroupWriteStart + GroupWriteOffsets[OutBuffer * THREAD_COUNT + Thread] - NumFreeInThread;
     // HLSL: [unroll]; uniform, so a plain for.
     for (uint32_t j = 0; j < COUNTER_PER_THREAD; j++) {
       if_(IsFreeArray[j], [&] {
