@@ -38,8 +38,9 @@ std::string Show(T v) {
 /// Compares actual to expected on the threads of `mask` (bit-exact), and requires every other
 /// thread to still hold `sentinel`. On mismatch, prints one row per thread.
 template <class T, int N, class In>
-void CheckLanes(const Lanes<T, N>& actual, const std::array<T, N>& expected, const Mask<N>& mask,
-                T sentinel, const std::array<In, N>& inputs, const std::string& context) {
+void CheckLanes(const Lanes<T, N>& actual, const std::array<T, size_t(N)>& expected,
+                const Mask<N>& mask, T sentinel, const std::array<In, size_t(N)>& inputs,
+                const std::string& context) {
   int bad = -1;
   for (int t = 0; t < N && bad < 0; ++t) {
     const T want = mask.Test(t) ? expected[t] : sentinel;
