@@ -124,8 +124,7 @@ std::optional<std::string> FindGlslangValidator(const std::string& validator) {
   std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
   std::istringstream dirs(path);
   for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (dir.empty()) dir = ".";
-    const fs::path candidate = fs::path(dir) / validator;
+    const fs::path candidate = (dir.empty() ? fs::path(".") : fs::path(dir)) / validator;
     if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate))
       return candidate.string();
   }
