@@ -1,0 +1,130 @@
+// format.h -- texel formats and their conversions, as D3D defines them (semantics.md §4.2):
+// UNORM8 -> float c/255 exact, float -> UNORM8 NaN->0, clamp, scale, round (+0.5 and truncate by
+// default, a parameter), sRGB decode/encode with the exact piecewise curve, float -> half.
+// The parameters that differ between devices live in SamplerModel (texture.h), not here.
+#pragma once
+
+#include "emulator/half.h"
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace waveemu {
+
+/// The DXGI formats a texture may hold. R8G8B8A8_UNORM_SRGB decodes to linear on every read
+/// (before filtering) and encodes on every write.
+enum class Format : uint8_t {
+  R8G8B8A8_UNORM,
+  R8G8B8A8_UNORM_SRGB,
+  R16G16B16A16_FLOAT,
+  R32G32B32A32_FLOAT,
+  R32_FLOAT,
+  R32_UINT,
+};
+
+/// How float -> UNORM rounds after scaling: D3D's "+0.5, truncate" (round half up, the default)
+/// or round-to-nearest-even (what Vulkan's "should round to nearest" allows).
+enum class UnormRounding : uint8_t { kHalfUp, kNearestEven };
+/// How float -> half (R16G16B16A16_FLOAT stores) rounds: D3D's format rule is toward zero;
+/// most GPUs round to nearest even.
+enum class HalfRounding : uint8_t { kTowardZero, kNearestEven };
+
+struct FormatInfo {
+  const char* name;
+  uint32_t bytes_per_texel;
+  int channels;
+  bool is_uint;  // read as uint (Texture2D<uint>), else as float
+};
+
+inline constexpr FormatInfo InfoOf(Format f) {
+  switch (f) {
+    case Format::R8G8B8A8_UNORM: return {"R8G8B8A8_UNORM", 4, 4, false};
+    case Format::R8G8B8A8_UNORM_SRGB: return {"R8G8B8A8_UNORM_SRGB", 4, 4, false};
+    case Format::R16G16B16A16_FLOAT: return {"R16G16B16A16_FLOAT", 8, 4, false};
+    case Format::R32G32B32A32_FLOAT: return {"R32G32B32A32_FLOAT", 16, 4, false};
+    case Format::R32_FLOAT: return {"R32_FLOAT", 4, 1, false};
+    case Format::R32_UINT: return {"R32_UINT", 4, 1, true};
+  }
+  return {"?", 4, 1, false};
+}
+
+// ------------------------------ UNORM8
+
+/// UNORM -> float: c / 255, correctly rounded (D3D: integer <-> float conversions are exact to
+/// full float precision).
+inline float UnormToFloat(uint8_t c) { return float(c) / 255.0f; }
+
+/// float -> UNORM8: NaN -> 0, clamp to [0, 1], scale by 255, round. The scale is done in double,
+/// where f * 255 is exact, so the rounding decides alone (no double rounding through float).
+inline uint8_t FloatToUnorm8(float f, UnormRounding rounding = UnormRounding::kHalfUp) {
+  if (std::isnan(f)) return 0;
+  double c = f <= 0.0f ? 0.0 : f >= 1.0f ? 1.0 : double(f);
+  double scaled = c * 255.0;
+  double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5) : std::nearbyint(scaled);
+  return uint8_t(r);
+}
+
+// ------------------------------ sRGB
+
+/// The exact sRGB -> linear curve on a value in [0, 1] (IEC 61966-2-1), in double.
+inline double SrgbToLinearExact(double c) {
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+/// The exact linear -> sRGB curve on a value in [0, 1], in double.
+inline double LinearToSrgbExact(double l) {
+  return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;
+}
+
+/// sRGB UNORM8 -> linear float: the exact curve rounded once to float (D3D allows 0.5 ULP on the
+/// sRGB side; 0 and 255 give exactly 0 and 1).
+inline float SrgbToFloat(uint8_t c) {
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> t{};
+    for (int i = 0; i < 256; ++i) t[size_t(i)] = float(SrgbToLinearExact(double(i) / 255.0));
+    return t;
+  }();
+  return table[c];
+}
+
+/// linear float -> sRGB UNORM8: NaN -> 0, clamp, the exact curve, scale, round.
+inline uint8_t FloatToSrgb8(float f, UnormRounding rounding = UnormRounding::kHalfUp) {
+  if (std::isnan(f)) return 0;
+  double l = f <= 0.0f ? 0.0 : f >= 1.0f ? 1.0 : double(f);
+  double scaled = LinearToSrgbExact(l) * 255.0;
+  double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5) : std::nearbyint(scaled);
+  return uint8_t(r < 0 ? 0 : r > 255 ? 255 : r);
+}
+
+// ------------------------------ half
+
+/// float -> binary16 bits with the chosen rounding. Toward zero: overflow gives the largest
+/// finite half (D3D §3.2.2), NaN stays NaN, denormals kept where representable.
+inline uint16_t FloatToHalfBits(float f, HalfRounding rounding) {
+  if (rounding == HalfRounding::kNearestEven) {
+    return half(f).bits();
+  }
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  uint16_t sign = uint16_t((u >> 16) & 0x8000u);
+  uint32_t exp = (u >> 23) & 0xFFu;
+  uint32_t man = u & 0x7FFFFFu;
+  if (exp == 0xFF) return uint16_t(sign | 0x7C00u | (man ? 0x200u | (man >> 13) : 0u));
+  int e = int(exp) - 127 + 15;
+  if (e >= 31) return uint16_t(sign | 0x7BFFu);  // max finite
+  if (e <= 0) {
+    if (e < -10) return sign;
+    uint32_t full = man | 0x800000u;  // with the implicit bit
+    return uint16_t(sign | (full >> (14 - e)));
+  }
+  return uint16_t(sign | uint32_t(e) << 10 | (man >> 13));
+}
+
+inline float HalfBitsToFloat(uint16_t bits) {
+  half h = half::FromBits(bits);
+  return float(h);
+}
+
+}  // namespace waveemu
