@@ -5,6 +5,8 @@
 // stack of control-flow frames (function, loop, switch) that remember which threads left through
 // return_, break_ or continue_ and where they rejoin. Dispatch installs the state in a
 // thread-local slot; Lanes assignment, resources and intrinsics read it from there.
+// Helper lanes (pixel shaders, emulator/pixel.h) stay in the execution mask, so locals keep
+// computing for quad reads and derivatives; write_active() drops them for side effects.
 #pragma once
 
 #include "emulator/error.h"
@@ -59,6 +61,8 @@ class GroupBase {
   /// How many threads are active (helpers included), for operations without a per-thread
   /// argument that act once per active thread (an Interlocked* whose arguments are all uniform).
   virtual int ActiveCount() const = 0;
+  /// How many threads are active and not helpers: those whose atomics take effect.
+  virtual int WriteActiveCount() const = 0;
   /// Checks that every thread of the group reaches a barrier together.
   virtual void Barrier(const char* name) = 0;
   virtual int wave_size() const = 0;
@@ -163,6 +167,7 @@ class GroupState final : public GroupBase {
   // ------------------------------ masks
   bool AnyActive() const override { return active_.Any(); }
   int ActiveCount() const override { return active_.Count(); }
+  int WriteActiveCount() const override { return write_active().Count(); }
   const Mask<N>& active() const { return active_; }
   void set_active(const Mask<N>& m) { active_ = m; }
   const Mask<N>& helper() const { return helper_; }
@@ -172,6 +177,34 @@ class GroupState final : public GroupBase {
     return include_helpers_in_wave_ops_ ? active_ : AndNot(active_, helper_);
   }
   void set_include_helpers_in_wave_ops(bool on) { include_helpers_in_wave_ops_ = on; }
+  bool include_helpers_in_wave_ops() const { return include_helpers_in_wave_ops_; }
+  /// Threads whose side effects happen: active and not helpers. Resource stores, atomics and
+  /// render-target writes use it (D3D11.3 §16.13: helper writes have no effect); Lanes
+  /// assignment does not, since a helper's locals must keep changing for its quad's
+  /// derivatives and quad reads.
+  Mask<N> write_active() const { return AndNot(active_, helper_); }
+  /// Pixel shaders only: discard demotes to helper, IsHelperLane can be true (set by the pixel
+  /// dispatch; compute groups leave it off and discard is an error there).
+  bool pixel_shader() const { return pixel_shader_; }
+  void set_pixel_shader(bool on) { pixel_shader_ = on; }
+  /// How derivatives and quad reads group threads: 0 means thread t is in the quad of threads
+  /// (t & ~3) + 0..3 in quad index order (pixel quads, SM 6.6 1-D compute layout); X > 0 means
+  /// the SM 6.6 2-D compute layout of numthreads(X, Y, 1), X and Y even: thread y*X + x is in the
+  /// quad {(x0,y0), (x0+1,y0), (x0,y0+1), (x0+1,y0+1)}, x0 = x & ~1, y0 = y & ~1.
+  int quad_row_width() const { return quad_row_width_; }
+  void set_quad_row_width(int x) { quad_row_width_ = x; }
+  /// Thread of quad index i (0..3: (0,0) (1,0) (0,1) (1,1)) in thread t's quad, or -1 when the
+  /// group has no such thread.
+  int QuadMember(int t, int i) const {
+    int m;
+    if (quad_row_width_ == 0) {
+      m = (t & ~3) + i;
+    } else {
+      const int x0 = (t % quad_row_width_) & ~1, y0 = (t / quad_row_width_) & ~1;
+      m = (y0 + (i >> 1)) * quad_row_width_ + x0 + (i & 1);
+    }
+    return m < N ? m : -1;
+  }
   /// Threads that returned from the kernel: off for the rest of the group.
   const Mask<N>& returned() const { return frames_[0].left; }
   /// Threads that left the innermost function (through any construct) and are not back yet.
@@ -241,6 +274,8 @@ class GroupState final : public GroupBase {
   Mask<N> active_;
   Mask<N> helper_;
   bool include_helpers_in_wave_ops_ = false;
+  bool pixel_shader_ = false;
+  int quad_row_width_ = 0;
   int wave_size_;
   const DeviceProfile* profile_;
   DispatchShared* shared_;
@@ -287,10 +322,19 @@ GroupState<N>& CurrentGroup() {
 }
 
 /// The execution mask assignments obey: the current one, or all threads outside a dispatch.
+/// Helper lanes are in it (their locals keep computing); side effects use CurrentWriteMask.
 template <int N>
 Mask<N> CurrentMask() {
   GroupState<N>* s = GroupState<N>::Current();
   return s ? s->active() : Mask<N>::All();
+}
+
+/// The threads whose stores and atomics take effect: the current mask less helper lanes, or
+/// all threads outside a dispatch. Equal to CurrentMask outside pixel shaders.
+template <int N>
+Mask<N> CurrentWriteMask() {
+  GroupState<N>* s = GroupState<N>::Current();
+  return s ? s->write_active() : Mask<N>::All();
 }
 
 }  // namespace waveemu

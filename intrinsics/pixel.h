@@ -1,0 +1,234 @@
+// pixel.h -- pixel-shader intrinsics: IsHelperLane (SM 6.6), discard, clip, and the derivatives
+// ddx, ddy, ddx_coarse, ddy_coarse, ddx_fine, ddy_fine, fwidth (pixel quads, and the SM 6.6
+// compute layouts). A quad is the four threads GroupState::QuadMember names, in quad index order
+// 0 = (x,y), 1 = (x+1,y), 2 = (x,y+1), 3 = (x+1,y+1); helper lanes take part in derivatives.
+#pragma once
+
+#include "emulator/exec.h"
+#include "emulator/lanes.h"
+#include "emulator/vector.h"
+
+#include <cmath>
+#include <type_traits>
+
+namespace waveemu {
+
+namespace core {
+
+enum class Derivative { kCoarseX, kCoarseY, kFineX, kFineY };
+
+/// The derivative of p on every thread of `mask`, quads as `state.QuadMember` groups them.
+/// Coarse (D3D11.3 §16.8.1, one value per quad, from its top-left pixel): ddx = p1 - p0,
+/// ddy = p2 - p0. Fine (per row / per column): ddx = p(x+1,y) - p(x,y) of the thread's row,
+/// ddy = p(x,y+1) - p(x,y) of its column. Threads of `mask` whose quad lacks a thread of `mask`
+/// (non-quad-uniform control flow, undefined in D3D) go to `nonuniform`; their result uses the
+/// stale values of the missing threads.
+template <class T, int N>
+Lanes<T, N> Derive(const Lanes<T, N>& p, Derivative kind, const GroupState<N>& state,
+                   const Mask<N>& mask, Mask<N>* nonuniform = nullptr) {
+  static_assert(std::is_floating_point_v<T> || std::is_same_v<T, half>,
+                "derivatives take half, float or double values (HLSL: ddx(float) etc.)");
+  Lanes<T, N> r(T(0));
+  mask.ForEach([&](int t) {
+    int q[4];
+    bool whole = true;
+    for (int i = 0; i < 4; ++i) {
+      q[i] = state.QuadMember(t, i);
+      if (q[i] < 0 || !mask.Test(q[i])) whole = false;
+    }
+    if (!whole && nonuniform) nonuniform->Set(t, true);
+    auto v = [&](int i) { return q[i] >= 0 ? float(p.lane(q[i])) : 0.0f; };
+    auto vd = [&](int i) { return q[i] >= 0 ? double(p.lane(q[i])) : 0.0; };
+    int self = 0;
+    for (int i = 0; i < 4; ++i)
+      if (q[i] == t) self = i;
+    const int row = self & 2, col = self & 1;
+    auto diff = [&](int a, int b) -> T {
+      if constexpr (std::is_same_v<T, double>) return T(vd(a) - vd(b));
+      else if constexpr (std::is_same_v<T, half>) return T(v(a) - v(b));  // half math in float
+      else return T(p.lane(q[a]) - p.lane(q[b]));
+    };
+    // Missing threads (q[i] < 0) only occur in a partial quad, already reported as nonuniform.
+    for (int i = 0; i < 4; ++i)
+      if (q[i] < 0) q[i] = t;
+    switch (kind) {
+      case Derivative::kCoarseX: r.set_lane(t, diff(1, 0)); break;
+      case Derivative::kCoarseY: r.set_lane(t, diff(2, 0)); break;
+      case Derivative::kFineX: r.set_lane(t, diff(row + 1, row)); break;
+      case Derivative::kFineY: r.set_lane(t, diff(col + 2, col)); break;
+    }
+  });
+  return r;
+}
+
+}  // namespace core
+
+namespace detail {
+
+template <class V>
+struct DerivArg : std::false_type {};
+template <class T, int N>
+struct DerivArg<Lanes<T, N>> : std::bool_constant<std::is_floating_point_v<T> ||
+                                                  std::is_same_v<T, half>> {
+  static constexpr int kN = N;
+};
+template <class T, int C, int N>
+struct DerivArg<Vector<T, C, N>> : std::bool_constant<std::is_floating_point_v<T> ||
+                                                      std::is_same_v<T, half>> {
+  static constexpr int kN = N;
+};
+
+template <class V>
+V DeriveWrapper(const char* op, const V& value, core::Derivative kind) {
+  static_assert(DerivArg<V>::value,
+                "derivatives take a per-thread half, float or double scalar or vector "
+                "(Float<N>, Float2<N>, ...); convert integers first");
+  constexpr int N = DerivArg<V>::kN;
+  const GroupState<N>& s = CurrentGroup<N>();
+  Mask<N> nonuniform;
+  V r;
+  if constexpr (requires { V::kComponents; }) {
+    for (int c = 0; c < V::kComponents; ++c)
+      r[c] = core::Derive(value[c], kind, s, s.active(), c == 0 ? &nonuniform : nullptr);
+  } else {
+    r = core::Derive(value, kind, s, s.active(), &nonuniform);
+  }
+  if (nonuniform.Any())
+    s.Report(op, fmt::format("derivative in non-quad-uniform control flow: thread {} has a quad "
+                             "member that is not active (D3D leaves the result undefined), {}",
+                             nonuniform.First(), s.Where()));
+  return r;
+}
+
+template <class T, int N>
+Lanes<T, N> AbsSum(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  Lanes<T, N> r(T(0));
+  for (int t = 0; t < N; ++t) {
+    if constexpr (std::is_same_v<T, half>)
+      r.set_lane(t, T(std::fabs(float(a.lane(t))) + std::fabs(float(b.lane(t)))));
+    else
+      r.set_lane(t, std::fabs(a.lane(t)) + std::fabs(b.lane(t)));
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// ------------------------------ IsHelperLane
+
+/// True on helper lanes of a pixel shader (uncovered quad members and discarded lanes), false
+/// elsewhere. HLSL: IsHelperLane() (SM 6.6).
+template <int N>
+Bool<N> IsHelperLane() {
+  const GroupState<N>& s = CurrentGroup<N>();
+  Bool<N> r(false);
+  s.helper().ForEach([&](int t) { r.set_lane(t, true); });
+  return r;
+}
+
+// ------------------------------ discard
+
+/// HLSL `discard;` (a statement): every currently active thread becomes a helper lane for the
+/// rest of the shader (D3D demote semantics, D3D11.3 §22.5.1). It keeps running for quad reads
+/// and derivatives, leaves wave ops (unless [WaveOpsIncludeHelperLanes]) and its render-target
+/// writes, stores and atomics have no effect. Put it under if_ to discard some threads.
+template <int N>
+void discard() {
+  GroupState<N>& s = CurrentGroup<N>();
+  if (!s.pixel_shader())
+    throw KernelError(fmt::format("discard is valid only in pixel shaders (run the kernel with "
+                                  "PixelDispatch), {}",
+                                  s.Where()));
+  s.set_helper(s.helper() | s.active());
+}
+
+// ------------------------------ clip
+
+/// HLSL clip(x): discards the threads where any component of x is less than zero.
+template <class V>
+void clip(const V& x) {
+  static_assert(detail::DerivArg<V>::value,
+                "clip takes a per-thread half, float or double scalar or vector");
+  constexpr int N = detail::DerivArg<V>::kN;
+  GroupState<N>& s = CurrentGroup<N>();
+  if (!s.pixel_shader())
+    throw KernelError(fmt::format("clip is valid only in pixel shaders (run the kernel with "
+                                  "PixelDispatch), {}",
+                                  s.Where()));
+  Mask<N> negative;
+  s.active().ForEach([&](int t) {
+    bool any = false;
+    if constexpr (requires { V::kComponents; }) {
+      for (int c = 0; c < V::kComponents; ++c) any = any || float(x[c].lane(t)) < 0.0f;
+    } else {
+      any = float(x.lane(t)) < 0.0f;
+    }
+    negative.Set(t, any);
+  });
+  s.set_helper(s.helper() | negative);
+}
+
+// ------------------------------ ddx_coarse
+
+/// p(x+1,y) - p(x,y) of the quad's top row, the same on all four threads of the quad.
+template <class V>
+V ddx_coarse(const V& value) {
+  return detail::DeriveWrapper("ddx_coarse", value, core::Derivative::kCoarseX);
+}
+
+// ------------------------------ ddy_coarse
+
+/// p(x,y+1) - p(x,y) of the quad's left column, the same on all four threads of the quad.
+template <class V>
+V ddy_coarse(const V& value) {
+  return detail::DeriveWrapper("ddy_coarse", value, core::Derivative::kCoarseY);
+}
+
+// ------------------------------ ddx_fine
+
+/// p(x+1,y) - p(x,y) of the thread's own row of the quad.
+template <class V>
+V ddx_fine(const V& value) {
+  return detail::DeriveWrapper("ddx_fine", value, core::Derivative::kFineX);
+}
+
+// ------------------------------ ddy_fine
+
+/// p(x,y+1) - p(x,y) of the thread's own column of the quad.
+template <class V>
+V ddy_fine(const V& value) {
+  return detail::DeriveWrapper("ddy_fine", value, core::Derivative::kFineY);
+}
+
+// ------------------------------ ddx
+
+/// D3D lets ddx be coarse or fine (D3D11.3 §16.8.1: "may be either"); waveemu picks coarse.
+template <class V>
+V ddx(const V& value) {
+  return detail::DeriveWrapper("ddx", value, core::Derivative::kCoarseX);
+}
+
+// ------------------------------ ddy
+
+/// D3D lets ddy be coarse or fine; waveemu picks coarse, like ddx.
+template <class V>
+V ddy(const V& value) {
+  return detail::DeriveWrapper("ddy", value, core::Derivative::kCoarseY);
+}
+
+// ------------------------------ fwidth
+
+/// abs(ddx(x)) + abs(ddy(x)), both coarse.
+template <class V>
+V fwidth(const V& value) {
+  const V dx = ddx(value), dy = ddy(value);
+  V r = dx;
+  if constexpr (requires { V::kComponents; }) {
+    for (int c = 0; c < V::kComponents; ++c) r[c] = detail::AbsSum(dx[c], dy[c]);
+  } else {
+    r = detail::AbsSum(dx, dy);
+  }
+  return r;
+}
+
+}  // namespace waveemu
