@@ -57,12 +57,12 @@ inline constexpr FormatInfo InfoOf(Format f) {
 /// full float precision).
 inline float UnormToFloat(uint8_t c) { return float(c) / 255.0f; }
 
-/// float -> UNORM8: NaN -> 0, clamp to [0, 1], scale by 255, round. The scale is done in double,
-/// where f * 255 is exact, so the rounding decides alone (no double rounding through float).
+/// float -> UNORM8: NaN -> 0, clamp to [0, 1], scale by 255 in float (a GPU's float pipeline;
+/// the product may land exactly on k + 0.5, where the rounding rule decides), round.
 inline uint8_t FloatToUnorm8(float f, UnormRounding rounding = UnormRounding::kHalfUp) {
   if (std::isnan(f)) return 0;
-  double c = f <= 0.0f ? 0.0 : f >= 1.0f ? 1.0 : double(f);
-  double scaled = c * 255.0;
+  float c = f <= 0.0f ? 0.0f : f >= 1.0f ? 1.0f : f;
+  double scaled = double(c * 255.0f);
   double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5) : std::nearbyint(scaled);
   return uint8_t(r);
 }

@@ -1,0 +1,107 @@
+// test_format.cpp -- UNORM8, sRGB and half conversions at their exact boundaries. Expected values
+// are worked by hand or computed here from the spec's formula (semantics.md §4.2).
+#include "emulator/format.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+using namespace waveemu;
+
+namespace {
+
+/// The float f nearest (k + 0.5) / 255 whose float product f * 255 is exactly k + 0.5, if any.
+bool FindHalfwayFloat(int k, float& found) {
+  float f = float((k + 0.5) / 255.0);
+  for (int step = 0; step < 8; ++step) f = std::nextafter(f, 0.0f);
+  for (int step = 0; step < 16; ++step, f = std::nextafter(f, 2.0f)) {
+    if (f * 255.0f == float(k) + 0.5f) {
+      found = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("UNORM8 to float is c/255 with 0 and 255 exactly 0 and 1") {
+  CHECK(UnormToFloat(0) == 0.0f);
+  CHECK(UnormToFloat(255) == 1.0f);
+  CHECK(UnormToFloat(51) == 0.2f);  // 51/255 = 0.2 exactly in reals; 0.2f is its nearest float
+  for (int c = 0; c < 256; ++c) {
+    // Correct rounding: no float lies closer to c/255 than the result.
+    const double exact = c / 255.0;
+    const float r = UnormToFloat(uint8_t(c));
+    CHECK(std::abs(double(r) - exact) <= std::abs(double(std::nextafter(r, 2.0f)) - exact));
+    CHECK(std::abs(double(r) - exact) <= std::abs(double(std::nextafter(r, -1.0f)) - exact));
+  }
+}
+
+TEST_CASE("float to UNORM8 maps NaN to 0, clamps, and rounds half up by default") {
+  CHECK(FloatToUnorm8(std::numeric_limits<float>::quiet_NaN()) == 0);
+  CHECK(FloatToUnorm8(-1.0f) == 0);
+  CHECK(FloatToUnorm8(-0.0f) == 0);
+  CHECK(FloatToUnorm8(2.0f) == 255);
+  CHECK(FloatToUnorm8(std::numeric_limits<float>::infinity()) == 255);
+  CHECK(FloatToUnorm8(1.0f) == 255);
+  CHECK(FloatToUnorm8(0.0f) == 0);
+  for (int c = 0; c < 256; ++c) CHECK(FloatToUnorm8(UnormToFloat(uint8_t(c))) == c);  // round trip
+}
+
+TEST_CASE("float to UNORM8 exactly halfway: half up gives k+1, nearest-even gives the even one") {
+  int tested = 0;
+  for (int k : {0, 1, 2, 100, 127, 253, 254}) {
+    float f;
+    if (!FindHalfwayFloat(k, f)) continue;
+    ++tested;
+    INFO("k = " << k << ", f = " << f);
+    CHECK(FloatToUnorm8(f, UnormRounding::kHalfUp) == k + 1);
+    CHECK(FloatToUnorm8(f, UnormRounding::kNearestEven) == (k % 2 == 0 ? k : k + 1));
+    // A few floats either side is no longer a tie (one step of f may round to the same product).
+    float below = f, above = f;
+    for (int i = 0; i < 4; ++i) below = std::nextafter(below, 0.0f), above = std::nextafter(above, 2.0f);
+    CHECK(FloatToUnorm8(below, UnormRounding::kHalfUp) == k);
+    CHECK(FloatToUnorm8(above, UnormRounding::kNearestEven) == k + 1);
+  }
+  CHECK(tested >= 3);  // the search must find real ties, or this test proves nothing
+}
+
+TEST_CASE("sRGB decode follows the piecewise curve, linear up to code 10, with exact ends") {
+  CHECK(SrgbToFloat(0) == 0.0f);
+  CHECK(SrgbToFloat(255) == 1.0f);
+  // Code 10: 10/255 = 0.0392 <= 0.04045, linear segment: 10 / 255 / 12.92.
+  CHECK(SrgbToFloat(10) == float(10.0 / 255.0 / 12.92));
+  // Code 11: 0.0431 > 0.04045, power segment.
+  CHECK(SrgbToFloat(11) == float(std::pow((11.0 / 255.0 + 0.055) / 1.055, 2.4)));
+  // Code 188 is about 0.5 linear (hand: ((188/255 + 0.055)/1.055)^2.4 = 0.5029).
+  CHECK(SrgbToFloat(188) == doctest::Approx(0.5029).epsilon(1e-3));
+  for (int c = 1; c < 256; ++c) CHECK(SrgbToFloat(uint8_t(c)) > SrgbToFloat(uint8_t(c - 1)));
+}
+
+TEST_CASE("sRGB encode is the inverse of decode on every code and clamps like UNORM") {
+  for (int c = 0; c < 256; ++c) CHECK(FloatToSrgb8(SrgbToFloat(uint8_t(c))) == c);
+  CHECK(FloatToSrgb8(std::numeric_limits<float>::quiet_NaN()) == 0);
+  CHECK(FloatToSrgb8(-0.5f) == 0);
+  CHECK(FloatToSrgb8(7.0f) == 255);
+  // Linear 0.5 -> sRGB 1.055 * 0.5^(1/2.4) - 0.055 = 0.735357, * 255 = 187.52 -> 188.
+  CHECK(FloatToSrgb8(0.5f) == 188);
+  // Linear 0.0031308 is the knee: 12.92 * 0.0031308 = 0.04045, * 255 = 10.31 -> 10.
+  CHECK(FloatToSrgb8(0.0031308f) == 10);
+}
+
+TEST_CASE("float to half rounds toward zero or to nearest even as the model says") {
+  // 1 + 2^-11 is halfway between 1 and 1 + 2^-10 in half.
+  const float tie = 1.0f + std::ldexp(1.0f, -11);
+  CHECK(FloatToHalfBits(tie, HalfRounding::kNearestEven) == 0x3C00);
+  CHECK(FloatToHalfBits(tie, HalfRounding::kTowardZero) == 0x3C00);
+  const float above = 1.0f + 3 * std::ldexp(1.0f, -12);  // 1.00073: nearest is 1 + 2^-10
+  CHECK(FloatToHalfBits(above, HalfRounding::kNearestEven) == 0x3C01);
+  CHECK(FloatToHalfBits(above, HalfRounding::kTowardZero) == 0x3C00);
+  CHECK(FloatToHalfBits(-above, HalfRounding::kTowardZero) == 0xBC00);
+  CHECK(FloatToHalfBits(1e6f, HalfRounding::kTowardZero) == 0x7BFF);  // overflow: max finite
+  CHECK(FloatToHalfBits(std::ldexp(1.0f, -24), HalfRounding::kTowardZero) == 0x0001);  // denormal
+  CHECK(HalfBitsToFloat(0x3C01) == 1.0f + std::ldexp(1.0f, -10));
+}

@@ -1,0 +1,136 @@
+// test_sampler.cpp -- SampleLevel's arithmetic: point and linear filtering, every address mode,
+// fixed-point sub-texel snapping (8 bits), mip selection. Expected values are worked by hand in
+// the comments from D3D11.3 §7.18 (semantics.md §4.1).
+#include "emulator/texture.h"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdint>
+
+using namespace waveemu;
+
+namespace {
+
+/// 4x1 R32_FLOAT texture [0, 10, 20, 30] (plus its 2x1 and 1x1 mips [100, 200], [1000]).
+Texture2DResource Row4() {
+  Texture2DResource t(Format::R32_FLOAT, 4, 1, 3);
+  for (uint32_t x = 0; x < 4; ++x) t.WriteFloat(0, x, 0, {10.0f * float(x), 0, 0, 1}, t.format());
+  t.WriteFloat(1, 0, 0, {100, 0, 0, 1}, t.format());
+  t.WriteFloat(1, 1, 0, {200, 0, 0, 1}, t.format());
+  t.WriteFloat(2, 0, 0, {1000, 0, 0, 1}, t.format());
+  return t;
+}
+
+float Sample(const Texture2DResource& t, const SamplerState& s, float u, float v = 0.5f,
+             float lod = 0.0f, SamplerModel m = {}) {
+  return SampleLevelTexel(t, t.format(), 0, t.mip_levels(), s, m, u, v, lod)[0];
+}
+
+SamplerState Sampler(Filter f, TextureAddressMode a) {
+  SamplerState s;
+  s.filter = f;
+  s.address_u = s.address_v = a;
+  s.border_color = {100, 100, 100, 100};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("linear filtering at texel centres returns the texel and halfway the mean") {
+  const auto t = Row4();
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  CHECK(Sample(t, s, 0.125f) == 0.0f);   // u*4 - 0.5 = 0
+  CHECK(Sample(t, s, 0.375f) == 10.0f);  // = 1
+  CHECK(Sample(t, s, 0.25f) == 5.0f);    // = 0.5: half of texel 0 and 1
+  CHECK(Sample(t, s, 0.5f) == 15.0f);
+}
+
+TEST_CASE("the texel coordinate snaps to 8 fraction bits, rounding to nearest even") {
+  const auto t = Row4();
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  // u = 0.3: 0.3f * 4 = 1.2000000477, - 0.5 = 0.70000005; * 256 = 179.2 -> 179, w = 179/256.
+  CHECK(Sample(t, s, 0.3f) == 10.0f * 179.0f / 256.0f);  // 6.9921875
+  // Without quantised weights the float fraction is the weight: 10 * 0.70000005.
+  SamplerModel exact;
+  exact.quantise_weights = false;
+  CHECK(Sample(t, s, 0.3f, 0.5f, 0.0f, exact) == 10.0f * (0.3f * 4.0f - 0.5f));
+  // Fraction 0.5/256 (u*4 - 0.5 = 1/512): a tie, rounds to even 0 -> exactly texel 0.
+  CHECK(Sample(t, s, (0.5f + 1.0f / 512.0f) / 4.0f) == 0.0f);
+  // Fraction 1.5/256: a tie, rounds to even 2 -> 10 * 2/256.
+  CHECK(Sample(t, s, (0.5f + 3.0f / 512.0f) / 4.0f) == 10.0f * 2.0f / 256.0f);
+  // With floor rounding the same coordinate gives 1/256.
+  SamplerModel floor_model;
+  floor_model.coordinate_rounding = FixedRounding::kFloor;
+  CHECK(Sample(t, s, (0.5f + 3.0f / 512.0f) / 4.0f, 0.5f, 0.0f, floor_model) ==
+        10.0f * 1.0f / 256.0f);
+  // With 4 sub-texel bits (Vulkan's minimum): 0.70000005 * 16 = 11.2 -> 11, w = 11/16.
+  SamplerModel four;
+  four.subtexel_bits = 4;
+  CHECK(Sample(t, s, 0.3f, 0.5f, 0.0f, four) == 10.0f * 11.0f / 16.0f);
+}
+
+TEST_CASE("linear filtering at the left edge: each address mode picks the tap left of texel 0") {
+  const auto t = Row4();
+  // u = 0: u*4 - 0.5 = -0.5 -> taps -1 and 0 with weights 0.5 each.
+  auto at0 = [&](TextureAddressMode a) {
+    return Sample(t, Sampler(Filter::MIN_MAG_MIP_LINEAR, a), 0.0f);
+  };
+  CHECK(at0(TextureAddressMode::WRAP) == 15.0f);        // texel 3 (30) and texel 0 (0)
+  CHECK(at0(TextureAddressMode::MIRROR) == 0.0f);       // -1 mirrors to 0
+  CHECK(at0(TextureAddressMode::CLAMP) == 0.0f);        // -1 clamps to 0
+  CHECK(at0(TextureAddressMode::BORDER) == 50.0f);      // border 100 and texel 0
+  CHECK(at0(TextureAddressMode::MIRROR_ONCE) == 0.0f);  // -1 mirrors to 0
+}
+
+TEST_CASE("point sampling outside [0, 1): wrap, mirror, clamp, border and mirror-once") {
+  const auto t = Row4();
+  auto at = [&](TextureAddressMode a, float u) {
+    return Sample(t, Sampler(Filter::MIN_MAG_MIP_POINT, a), u);
+  };
+  using M = TextureAddressMode;
+  // u = -0.125: texel -1 (floor(-0.5)).
+  CHECK(at(M::WRAP, -0.125f) == 30.0f);
+  CHECK(at(M::MIRROR, -0.125f) == 0.0f);
+  CHECK(at(M::CLAMP, -0.125f) == 0.0f);
+  CHECK(at(M::BORDER, -0.125f) == 100.0f);
+  CHECK(at(M::MIRROR_ONCE, -0.125f) == 0.0f);
+  // u = 1.125: texel 4.
+  CHECK(at(M::WRAP, 1.125f) == 0.0f);
+  CHECK(at(M::MIRROR, 1.125f) == 30.0f);
+  CHECK(at(M::CLAMP, 1.125f) == 30.0f);
+  CHECK(at(M::BORDER, 1.125f) == 100.0f);
+  // u = 1.625: texel 6 -> wrap 2, mirror 8-1-6 = 1.
+  CHECK(at(M::WRAP, 1.625f) == 20.0f);
+  CHECK(at(M::MIRROR, 1.625f) == 10.0f);
+  // u = -1.625: texel -7 -> wrap 1; mirror: -7 mod 8 = 1 -> 1; mirror-once: 6 -> clamp 3.
+  CHECK(at(M::WRAP, -1.625f) == 10.0f);
+  CHECK(at(M::MIRROR, -1.625f) == 10.0f);
+  CHECK(at(M::MIRROR_ONCE, -1.625f) == 30.0f);
+  // u = 0.999: texel 3 in every mode.
+  for (M a : {M::WRAP, M::MIRROR, M::CLAMP, M::BORDER, M::MIRROR_ONCE}) CHECK(at(a, 0.999f) == 30.0f);
+}
+
+TEST_CASE("bilinear in two dimensions weights four texels by wU * wV") {
+  Texture2DResource t(Format::R32G32B32A32_FLOAT, 2, 2);
+  const float v[4] = {1, 2, 3, 4};
+  for (uint32_t i = 0; i < 4; ++i) t.WriteFloat(0, i % 2, i / 2, {v[i], 0, 0, 1}, t.format());
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  CHECK(Sample(t, s, 0.5f, 0.5f) == 2.5f);  // all four at 1/4
+  // (0.375, 0.5): u*2 - 0.5 = 0.25 -> wU1 = 0.25; v -> 0.5: 1*.375 + 2*.125 + 3*.375 + 4*.125.
+  CHECK(Sample(t, s, 0.375f, 0.5f) == 2.25f);
+  // Alpha is read as 1 (missing channels of R32G32B32A32 are present; this one wrote 1).
+  CHECK(SampleLevelTexel(t, t.format(), 0, 1, s, {}, 0.3f, 0.7f, 0)[3] == 1.0f);
+}
+
+TEST_CASE("SampleLevel picks the nearest mip with point mip filtering and blends with linear") {
+  const auto t = Row4();
+  auto point_mip = Sampler(Filter::MIN_MAG_LINEAR_MIP_POINT, TextureAddressMode::CLAMP);
+  CHECK(Sample(t, point_mip, 0.25f, 0.5f, 0.0f) == 100.0f * 0 + 5.0f);  // mip 0
+  CHECK(Sample(t, point_mip, 0.25f, 0.5f, 0.49f) == 5.0f);              // 0.49 + 0.5 -> 0
+  CHECK(Sample(t, point_mip, 0.25f, 0.5f, 0.5f) == 100.0f);             // mip 1, u*2-0.5 = 0
+  CHECK(Sample(t, point_mip, 0.25f, 0.5f, 7.0f) == 1000.0f);            // clamped to mip 2
+  auto linear_mip = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  // LOD 0.25: 0.75 * mip0 (5) + 0.25 * mip1 (100) = 28.75.
+  CHECK(Sample(t, linear_mip, 0.25f, 0.5f, 0.25f) == 28.75f);
+}
