@@ -1,0 +1,753 @@
+// bench.cpp -- waveemu-bench: the emulator (all cores, one thread) against lavapipe running the
+// same HLSL and a hand-written Highway loop, on the workloads of issue 4. Every timed run's
+// output is checked against a scalar reference first; medians of --repeats runs are reported.
+// Ends with the issue's targets as PASS/FAIL lines and a JSON summary.
+#include "examples/niagara_free_ids/free_ids_host.h"
+#include "examples/niagara_free_ids/free_ids_native.h"
+#include "examples/niagara_free_ids/free_ids_raking.h"
+#include "examples/niagara_free_ids/free_ids_reference.h"
+#include "examples/niagara_free_ids/free_ids_wave.h"
+#include "tools/bench/wave_ops.h"
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+#include "tools/waveemu/vulkan_backend.h"
+#endif
+#include "tools/waveemu/pipeline.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#ifndef WAVEEMU_SOURCE_ROOT
+#define WAVEEMU_SOURCE_ROOT "."
+#endif
+
+using namespace waveemu;
+using namespace waveemu::examples;
+using namespace waveemu::bench;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  bool quick = false, no_vulkan = false, scaling = false;
+  std::string filter;
+  int repeats = 5;
+  int vulkan_repeats = 3;
+  std::string json_path;
+};
+
+/// One row of the table: a workload and the median ms of each contender (NaN: not run).
+struct Row {
+  std::string workload, detail;
+  size_t size = 0;  // IDs or lanes
+  int wave = 0;
+  double all = NAN, one = NAN, vulkan = NAN, native = NAN;
+  int vulkan_wave = 0;      // the subgroup size lavapipe ran at (0: not run)
+  std::string note;         // why a contender is missing, or what it did
+  bool failed = false;      // a contender's output did not match the reference
+};
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Median ms of `repeats` calls of run(), which returns the ms it timed, or a negative value
+/// when its output did not match the reference (then the result is NaN and `failed` is set).
+double Measure(int repeats, bool& failed, const std::function<double()>& run) {
+  std::vector<double> ms;
+  for (int r = 0; r < repeats; ++r) {
+    const double t = run();
+    if (t < 0) {
+      failed = true;
+      return NAN;
+    }
+    ms.push_back(t);
+  }
+  return Median(ms);
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+template <class T>
+std::vector<std::byte> Bytes(std::span<const T> v) {
+  std::vector<std::byte> b(v.size_bytes());
+  std::memcpy(b.data(), v.data(), v.size_bytes());
+  return b;
+}
+
+/// D3D allows 65535 groups per dimension: `groups` groups as a grid of grid_x x rows.
+uint3 Grid2D(uint64_t groups, uint32_t grid_x) {
+  return uint3{uint32_t(std::min<uint64_t>(groups, grid_x)),
+               uint32_t((groups + grid_x - 1) / grid_x), 1};
+}
+constexpr uint32_t kGridX = 1024;
+
+// ------------------------------ Vulkan (lavapipe)
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+struct VulkanBuffer {
+  std::string name;
+  oracle::DataFormat format;
+  oracle::ResourceKind kind;
+  uint32_t dx_register;
+  std::vector<std::byte> data;
+};
+
+/// A pipeline on the HLSL file at `hlsl` (relative to the source root) with `defines` prepended.
+oracle::Pipeline MakePipeline(const std::string& hlsl, const std::string& defines,
+                              const std::string& entry, uint3 groups, int wave,
+                              std::vector<VulkanBuffer> buffers) {
+  oracle::Pipeline p;
+  p.path = "waveemu-bench";
+  p.hlsl_path = std::string(WAVEEMU_SOURCE_ROOT) + "/" + hlsl;
+  p.hlsl_source = defines + ReadText(p.hlsl_path);
+  p.entry = entry;
+  p.dispatch = {groups.x, groups.y, groups.z};
+  p.wave_size = wave;
+  for (auto& b : buffers) {
+    oracle::BufferDesc d;
+    d.name = b.name;
+    d.format = b.format;
+    d.data = std::move(b.data);
+    p.buffers.push_back(std::move(d));
+    oracle::ResourceBinding r;
+    r.name = b.name;
+    r.kind = b.kind;
+    r.dx_register = b.dx_register;
+    // docs/pipelines.md's shifts: t + 0, u + 16, b + 32.
+    const char cls = oracle::RegisterClass(b.kind);
+    r.binding = b.dx_register + (cls == 'u' ? 16 : cls == 'b' ? 32 : 0);
+    r.has_dx_binding = r.has_vulkan_binding = true;
+    p.bindings.push_back(r);
+  }
+  return p;
+}
+
+/// Runs the pipeline `repeats` times; verify(buffers, subgroup size) says whether the output is
+/// right. Only the dispatch (submit to fence) is timed: upload, compile and readback are not.
+double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& row,
+                     const std::function<bool(const oracle::BufferContents&, int)>& verify) {
+  oracle::VulkanRunOptions options;
+  options.device_name = "llvmpipe";
+  std::vector<double> ms;
+  for (int r = 0; r < cfg.vulkan_repeats; ++r) {
+    oracle::VulkanRunReport report;
+    options.report = &report;
+    oracle::BufferContents out;
+    try {
+      out = oracle::RunOnVulkan(p, options);
+    } catch (const std::exception& e) {
+      row.note = fmt::format("lavapipe: {}", std::string(e.what()).substr(0, 120));
+      return NAN;
+    }
+    row.vulkan_wave = int(report.subgroup_size);
+    if (!verify(out, int(report.subgroup_size))) {
+      row.failed = true;
+      row.note += " lavapipe output WRONG;";
+      return NAN;
+    }
+    ms.push_back(report.dispatch_ms);
+  }
+  return Median(ms);
+}
+#endif
+
+bool Selected(const Config& cfg, const std::string& name) {
+  return cfg.filter.empty() || name.find(cfg.filter) != std::string::npos;
+}
+
+// ------------------------------ free IDs
+
+/// The emulator's kernel for a 2-D grid, as tools/bench/hlsl/free_ids_*_2d.hlsl: the group
+/// index is rebuilt from the grid and the seed's main() runs unchanged.
+template <class K>
+struct FreeIDs2D {
+  static constexpr int N = K::N;
+  static constexpr uint3 numthreads = K::numthreads;
+  K kernel;
+  uint32_t GRID_X = kGridX;
+  void main(SV_GroupID GroupId, SV_GroupThreadID<N> GroupThreadId,
+            SV_DispatchThreadID<N> DispatchThreadId) const {
+    kernel.main(SV_GroupID{uint3{GroupId.y * GRID_X + GroupId.x, 0, 0}}, GroupThreadId,
+                DispatchThreadId);
+  }
+};
+
+/// Checks a free-ID list in O(n): `count` entries, each a free ID, none twice.
+bool CheckFreeIDs(std::span<const int32_t> table, std::span<const int32_t> list, int64_t count,
+                  size_t expected_count, std::vector<uint8_t>& seen) {
+  if (count < 0 || size_t(count) != expected_count || size_t(count) > list.size()) return false;
+  seen.assign(table.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    const int32_t id = list[size_t(i)];
+    if (id < 0 || size_t(id) >= table.size() || table[size_t(id)] != -1 || seen[size_t(id)])
+      return false;
+    seen[size_t(id)] = 1;
+  }
+  return true;
+}
+
+struct FreeIDsBuffers {
+  std::vector<int32_t> list, sizes;
+  std::vector<uint8_t> seen;
+};
+
+/// One emulator run of kernel K over `table`: ms of the Dispatch() call, or -1 if wrong.
+template <class K>
+double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count, int wave,
+                          int max_threads, FreeIDsBuffers& buf) {
+  buf.list.assign(table.size(), kUnwritten);
+  buf.sizes.assign(1, 0);
+  FreeIDs2D<K> k;
+  k.kernel.IDToIndexTable = Buffer<int>(table);
+  k.kernel.RWFreeIDList = RWBuffer<int>(std::span<int>(buf.list));
+  k.kernel.RWFreeIDListSizes = RWBuffer<int>(std::span<int>(buf.sizes));
+  k.kernel.FreeIDListIndex = 0;
+  DispatchOptions options;
+  options.wave_size = wave;
+  options.max_threads = max_threads;
+  const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
+  const auto start = Clock::now();
+  Dispatch(k, Grid2D(groups, kGridX), options);
+  const double ms = MsSince(start);
+  return CheckFreeIDs(table, buf.list, buf.sizes[0], expected_count, buf.seen) ? ms : -1;
+}
+
+double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
+                        FreeIDsBuffers& buf) {
+  buf.list.assign(table.size(), kUnwritten);
+  const auto start = Clock::now();
+  const size_t count = NativeFreeIDs(table, buf.list);
+  const double ms = MsSince(start);
+  return CheckFreeIDs(table, buf.list, int64_t(count), expected_count, buf.seen) ? ms : -1;
+}
+
+template <class K>
+void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
+                const std::vector<int32_t>& table, size_t expected_count, double fraction,
+                int wave, double native_ms, std::vector<Row>& rows) {
+  Row row;
+  row.workload = fmt::format("free_ids_{}", variant);
+  row.detail = fmt::format("free {:.1f}", fraction);
+  row.size = table.size();
+  row.wave = wave;
+  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
+  FreeIDsBuffers buf;
+  row.all = Measure(cfg.repeats, row.failed, [&] {
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, buf);
+  });
+  row.one = Measure(cfg.repeats, row.failed, [&] {
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, buf);
+  });
+  if (row.failed) row.note += " emulator output WRONG;";
+  row.native = native_ms;
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+  if (!cfg.no_vulkan) {
+    const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
+    std::vector<int32_t> list(table.size(), kUnwritten), sizes(4, 0);
+    std::vector<uint32_t> globals(4, 0);
+    oracle::Pipeline p = MakePipeline(
+        hlsl, fmt::format("#define THREAD_COUNT {}\n#define GRID_X {}\n", K::N, kGridX),
+        "ComputeFreeIDs2D", Grid2D(groups, kGridX), wave,
+        {{"IDToIndexTable", oracle::DataFormat::kInt32, oracle::ResourceKind::kBuffer, 0,
+          Bytes(std::span<const int32_t>(table))},
+         {"RWFreeIDList", oracle::DataFormat::kInt32, oracle::ResourceKind::kRWBuffer, 0,
+          Bytes(std::span<const int32_t>(list))},
+         {"RWFreeIDListSizes", oracle::DataFormat::kInt32, oracle::ResourceKind::kRWBuffer, 1,
+          Bytes(std::span<const int32_t>(sizes))},
+         {"$Globals", oracle::DataFormat::kUInt32, oracle::ResourceKind::kConstantBuffer, 0,
+          Bytes(std::span<const uint32_t>(globals))}});
+    row.vulkan = MeasureVulkan(cfg, p, row, [&](const oracle::BufferContents& out, int) {
+      const auto& l = out.at("RWFreeIDList");
+      const auto& s = out.at("RWFreeIDListSizes");
+      int32_t count = 0;
+      std::memcpy(&count, s.data(), 4);
+      const std::span<const int32_t> listed(reinterpret_cast<const int32_t*>(l.data()),
+                                            l.size() / 4);
+      return CheckFreeIDs(table, listed, count, expected_count, buf.seen);
+    });
+  }
+#endif
+  rows.push_back(row);
+}
+
+void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
+  for (double fraction : {0.1, 0.5, 0.9}) {
+    const std::vector<int32_t> table = MakeRandomIDTable(size, fraction, 42);
+    const size_t expected_count = ReferenceFreeIDs(table).size();
+    FreeIDsBuffers buf;
+    bool failed = false;
+    const double native_ms = Measure(cfg.repeats, failed, [&] {
+      return RunNativeFreeIDs(table, expected_count, buf);
+    });
+    if (failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
+    for (int wave : {8, 32, 64}) {
+      FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
+                                         table, expected_count, fraction, wave, native_ms, rows);
+      FreeIDsRow<ComputeFreeIDsGroupShared<64>>(cfg, "groupshared",
+                                                "tools/bench/hlsl/free_ids_groupshared_2d.hlsl",
+                                                table, expected_count, fraction, wave, native_ms,
+                                                rows);
+      FreeIDsRow<ComputeFreeIDsRaking<64>>(cfg, "raking",
+                                           "tools/bench/hlsl/free_ids_raking_2d.hlsl", table,
+                                           expected_count, fraction, wave, native_ms, rows);
+    }
+  }
+}
+
+// ------------------------------ wave reductions, scans, broadcasts
+
+template <class T>
+std::vector<T> WaveOpInput(size_t size) {
+  std::vector<T> in(size);
+  uint32_t s = 12345;
+  for (size_t i = 0; i < size; ++i) {
+    s = s * 1664525u + 1013904223u;
+    if constexpr (std::is_integral_v<T>) {
+      in[i] = s;
+    } else {
+      // 0.5, 1 or 2: sums and products of a wave are exact in float, in any order.
+      const uint32_t pick = (s >> 16) % 3;
+      in[i] = pick == 0 ? 0.5f : pick == 1 ? 1.0f : 2.0f;
+    }
+  }
+  return in;
+}
+
+template <int kOp, class T, bool kEveryOther>
+double RunEmulatorWaveOp(std::span<const T> in, std::vector<T>& out,
+                         const std::vector<T>& expected, int wave, int max_threads) {
+  out.assign(in.size(), T(0x7f));
+  WaveOpKernel<kOp, T, kEveryOther> k;
+  k.In = StructuredBuffer<T>(in);
+  k.Out = RWStructuredBuffer<T>(std::span<T>(out));
+  k.GRID_X = kGridX;
+  DispatchOptions options;
+  options.wave_size = wave;
+  options.max_threads = max_threads;
+  const auto start = Clock::now();
+  Dispatch(k, Grid2D(in.size() / 64, kGridX), options);
+  const double ms = MsSince(start);
+  return std::memcmp(out.data(), expected.data(), in.size() * sizeof(T)) == 0 ? ms : -1;
+}
+
+template <int kOp, class T, bool kEveryOther>
+void WaveOpRow(const Config& cfg, size_t size, int wave, std::vector<Row>& rows) {
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  Row row;
+  row.workload = WaveOpName(kOp);
+  row.detail = fmt::format("{} {}", kFloat ? "float" : "uint", kEveryOther ? "half" : "all");
+  row.size = size;
+  row.wave = wave;
+  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
+  const std::vector<T> in = WaveOpInput<T>(size);
+  const std::vector<T> expected = ReferenceWaveOp<T>(kOp, in, wave, kEveryOther);
+  std::vector<T> out;
+  row.all = Measure(cfg.repeats, row.failed, [&] {
+    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 0);
+  });
+  row.one = Measure(cfg.repeats, row.failed, [&] {
+    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 1);
+  });
+  if (row.failed) row.note += " emulator output WRONG;";
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+  if (!cfg.no_vulkan) {
+    std::vector<T> zeros(size, T(0));
+    oracle::Pipeline p = MakePipeline(
+        "tools/bench/hlsl/wave_ops.hlsl",
+        fmt::format("#define OP {}\n#define TYPE {}\n#define EVERY_OTHER {}\n#define GRID_X {}\n",
+                    kOp, kFloat ? "float" : "uint", kEveryOther ? 1 : 0, kGridX),
+        "main", Grid2D(size / 64, kGridX), wave,
+        {{"In", kFloat ? oracle::DataFormat::kFloat32 : oracle::DataFormat::kUInt32,
+          oracle::ResourceKind::kStructuredBuffer, 0, Bytes(std::span<const T>(in))},
+         {"Out", kFloat ? oracle::DataFormat::kFloat32 : oracle::DataFormat::kUInt32,
+          oracle::ResourceKind::kRWStructuredBuffer, 1, Bytes(std::span<const T>(zeros))}});
+    row.vulkan = MeasureVulkan(cfg, p, row, [&](const oracle::BufferContents& o, int used) {
+      const std::vector<T> want =
+          used == wave ? expected : ReferenceWaveOp<T>(kOp, in, used, kEveryOther);
+      const auto& got = o.at("Out");
+      return got.size() == size * sizeof(T) &&
+             std::memcmp(got.data(), want.data(), got.size()) == 0;
+    });
+  }
+#endif
+  rows.push_back(row);
+}
+
+template <class T, bool kEveryOther, int... kOps>
+void WaveOpRows(const Config& cfg, size_t size, int wave, std::vector<Row>& rows,
+                std::integer_sequence<int, kOps...>) {
+  auto one = [&]<int kOp>() {
+    if constexpr (std::is_integral_v<T> || kOp <= kActiveMax || kOp == kActiveAllEqual ||
+                  kOp == kPrefixSum || kOp == kPrefixProduct || kOp == kReadLaneFirst ||
+                  kOp == kReadLaneAt)
+      WaveOpRow<kOp, T, kEveryOther>(cfg, size, wave, rows);
+  };
+  (one.template operator()<kOps>(), ...);
+}
+
+void WaveOpWorkloads(const Config& cfg, size_t size, int wave, std::vector<Row>& rows) {
+  const auto ops = std::make_integer_sequence<int, kWaveOpCount>{};
+  WaveOpRows<uint32_t, false>(cfg, size, wave, rows, ops);
+  WaveOpRows<uint32_t, true>(cfg, size, wave, rows, ops);
+  WaveOpRows<float, false>(cfg, size, wave, rows, ops);
+  WaveOpRows<float, true>(cfg, size, wave, rows, ops);
+}
+
+// ------------------------------ peak memory (in a child process)
+
+/// Child side of --memory-probe: one free-ID run (wave kernel, wave 8, all cores) over `size`
+/// IDs; prints "buffers_bytes rss_before_kb max_rss_kb".
+int MemoryProbe(size_t size) {
+  std::vector<int32_t> table = MakeRandomIDTable(size, 0.5, 42);
+  const size_t expected_count = ReferenceFreeIDs(table).size();
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  FreeIDsBuffers buf;
+  buf.seen.reserve(0);
+  buf.list.assign(table.size(), kUnwritten);
+  buf.sizes.assign(1, 0);
+  FreeIDs2D<ComputeFreeIDsWave<64>> k;
+  k.kernel.IDToIndexTable = Buffer<int>(std::span<const int32_t>(table));
+  k.kernel.RWFreeIDList = RWBuffer<int>(std::span<int>(buf.list));
+  k.kernel.RWFreeIDListSizes = RWBuffer<int>(std::span<int>(buf.sizes));
+  DispatchOptions options;
+  options.wave_size = 8;
+  Dispatch(k, Grid2D(size / 64, kGridX), options);
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  const bool ok = size_t(buf.sizes[0]) == expected_count;
+  fmt::print("{} {} {} {}\n", (table.size() + buf.list.size() + 1) * 4, before.ru_maxrss,
+             after.ru_maxrss, ok ? 1 : 0);
+  return ok ? 0 : 1;
+}
+
+struct MemoryResult {
+  double buffers_mb = NAN, peak_mb = NAN, before_mb = NAN;
+  bool ok = false;
+};
+
+MemoryResult MeasureMemory(const char* self, size_t size) {
+  MemoryResult m;
+  int fds[2];
+  if (pipe(fds) != 0) return m;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    const std::string arg = std::to_string(size);
+    execl(self, self, "--memory-probe", arg.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string text;
+  char chunk[256];
+  ssize_t n;
+  while ((n = read(fds[0], chunk, sizeof chunk)) > 0) text.append(chunk, size_t(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  unsigned long long bytes = 0, before_kb = 0, peak_kb = 0;
+  int ok = 0;
+  if (std::sscanf(text.c_str(), "%llu %llu %llu %d", &bytes, &before_kb, &peak_kb, &ok) == 4) {
+    m.buffers_mb = double(bytes) / (1 << 20);
+    m.before_mb = double(before_kb) / 1024;
+    m.peak_mb = double(peak_kb) / 1024;
+    m.ok = ok == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  return m;
+}
+
+// ------------------------------ output
+
+std::string Ms(double v) { return std::isnan(v) ? "-" : fmt::format("{:.2f}", v); }
+std::string Ratio(double a, double b) {
+  return std::isnan(a) || std::isnan(b) || b == 0 ? "-" : fmt::format("{:.2f}", a / b);
+}
+std::string JsonNum(double v) { return std::isnan(v) ? "null" : fmt::format("{:.4f}", v); }
+std::string JsonStr(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') { out += "\\n"; continue; }
+    out += c;
+  }
+  return out + "\"";
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  fmt::print("{:<22} {:<11} {:>9} {:>4} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8}  {}\n",
+             "workload", "detail", "size", "W", "all ms", "1-thr ms", "lavapipe", "native",
+             "vk/all", "1thr/nat", "speedup", "note");
+  for (const Row& r : rows) {
+    const std::string vk =
+        std::isnan(r.vulkan) ? "-"
+        : r.vulkan_wave && r.vulkan_wave != r.wave ? fmt::format("{}@w{}", Ms(r.vulkan), r.vulkan_wave)
+                                                   : Ms(r.vulkan);
+    fmt::print("{:<22} {:<11} {:>9} {:>4} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8}  {}{}\n",
+               r.workload, r.detail, r.size, r.wave, Ms(r.all), Ms(r.one), vk, Ms(r.native),
+               Ratio(r.vulkan, r.all), Ratio(r.one, r.native), Ratio(r.one, r.all),
+               r.failed ? "FAILED " : "", r.note);
+  }
+}
+
+struct Target {
+  explicit Target(std::string n) : name(std::move(n)) {}
+  std::string name;
+  bool pass = false;
+  bool measured = false;
+  std::string numbers;
+};
+
+std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& mem) {
+  std::vector<Target> t;
+  auto find = [&](const std::string& workload, const std::string& detail, int wave) {
+    for (const Row& r : rows)
+      if (r.workload == workload && r.detail == detail && r.wave == wave) return &r;
+    return static_cast<const Row*>(nullptr);
+  };
+  {
+    Target x{"free-IDs wave kernel, wave 8, free 0.5: emulator on all cores >= 10x lavapipe"};
+    if (const Row* r = find("free_ids_wave", "free 0.5", 8); r && !std::isnan(r->vulkan)) {
+      x.measured = true;
+      x.pass = r->vulkan / r->all >= 10;
+      x.numbers = fmt::format("lavapipe {:.2f} ms / emulator {:.2f} ms = {:.2f}x", r->vulkan,
+                              r->all, r->vulkan / r->all);
+    }
+    t.push_back(x);
+  }
+  {
+    Target x{"free-IDs wave kernel, wave 8, free 0.5: one thread within 3x the Highway loop"};
+    if (const Row* r = find("free_ids_wave", "free 0.5", 8); r && !std::isnan(r->one)) {
+      x.measured = true;
+      x.pass = r->one / r->native <= 3;
+      x.numbers = fmt::format("one thread {:.2f} ms / Highway {:.2f} ms = {:.2f}x", r->one,
+                              r->native, r->one / r->native);
+    }
+    t.push_back(x);
+  }
+  {
+    Target x{"free-IDs kernels: 2 cores >= 1.7x one core (worst free-ID row)"};
+    const unsigned cores = std::thread::hardware_concurrency();
+    double worst = INFINITY;
+    std::string which;
+    for (const Row& r : rows)
+      if (r.workload.starts_with("free_ids_") && !std::isnan(r.all) && !std::isnan(r.one) &&
+          r.one / r.all < worst) {
+        worst = r.one / r.all;
+        which = fmt::format("{} {} w{}", r.workload, r.detail, r.wave);
+      }
+    if (!std::isinf(worst)) {
+      x.measured = true;
+      x.pass = worst >= 1.7;
+      x.numbers = fmt::format("worst speed-up {:.2f}x ({}), {} cores", worst, which, cores);
+    }
+    t.push_back(x);
+  }
+  for (const char* op : {"WaveActiveSum", "WavePrefixSum"}) {
+    Target x{fmt::format("{} uint, wave 32: >= 1e9 lanes/s on one thread", op)};
+    if (const Row* r = find(op, "uint all", 32); r && !std::isnan(r->one)) {
+      x.measured = true;
+      const double rate = double(r->size) / (r->one * 1e-3);
+      x.pass = rate >= 1e9;
+      x.numbers = fmt::format("{:.3g} lanes/s ({} lanes in {:.2f} ms)", rate, r->size, r->one);
+    }
+    t.push_back(x);
+  }
+  {
+    Target x{"free-ID run: peak memory <= 1.5x its buffers"};
+    if (!std::isnan(mem.peak_mb)) {
+      x.measured = true;
+      x.pass = mem.ok && mem.peak_mb <= 1.5 * mem.buffers_mb;
+      x.numbers = fmt::format(
+          "peak RSS {:.1f} MiB (whole process; {:.1f} MiB before the output buffer and the "
+          "dispatch) vs buffers {:.1f} MiB = {:.2f}x",
+          mem.peak_mb, mem.before_mb, mem.buffers_mb, mem.peak_mb / mem.buffers_mb);
+    }
+    t.push_back(x);
+  }
+  return t;
+}
+
+void WriteJson(std::FILE* f, const Config& cfg, const std::vector<Row>& rows,
+               const std::vector<Target>& targets, const MemoryResult& mem) {
+  fmt::print(f, "{{\n  \"repeats\": {}, \"vulkan_repeats\": {}, \"cores\": {}, \"quick\": {},\n",
+             cfg.repeats, cfg.vulkan_repeats, std::thread::hardware_concurrency(), cfg.quick);
+  fmt::print(f, "  \"lavapipe_timed\": \"dispatch only (vkQueueSubmit to fence signalled)\",\n");
+  fmt::print(f, "  \"rows\": [\n");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    fmt::print(f,
+               "    {{\"workload\": {}, \"detail\": {}, \"size\": {}, \"wave_size\": {}, "
+               "\"ms\": {{\"emulator_all_cores\": {}, \"emulator_one_thread\": {}, "
+               "\"lavapipe\": {}, \"native\": {}}}, \"lavapipe_wave_size\": {}, "
+               "\"ratios\": {{\"lavapipe_over_all_cores\": {}, \"one_thread_over_native\": {}, "
+               "\"one_thread_over_all_cores\": {}}}, \"verified\": {}}}{}\n",
+               JsonStr(r.workload), JsonStr(r.detail), r.size, r.wave, JsonNum(r.all),
+               JsonNum(r.one), JsonNum(r.vulkan), JsonNum(r.native), r.vulkan_wave,
+               JsonNum(r.vulkan / r.all), JsonNum(r.one / r.native), JsonNum(r.one / r.all),
+               !r.failed, i + 1 < rows.size() ? "," : "");
+  }
+  fmt::print(f, "  ],\n  \"memory\": {{\"buffers_mib\": {}, \"peak_rss_mib\": {}}},\n",
+             JsonNum(mem.buffers_mb), JsonNum(mem.peak_mb));
+  fmt::print(f, "  \"targets\": [\n");
+  for (size_t i = 0; i < targets.size(); ++i)
+    fmt::print(f, "    {{\"target\": {}, \"result\": \"{}\", \"numbers\": {}}}{}\n",
+               JsonStr(targets[i].name),
+               !targets[i].measured ? "NOT MEASURED" : targets[i].pass ? "PASS" : "FAIL",
+               JsonStr(targets[i].numbers), i + 1 < targets.size() ? "," : "");
+  fmt::print(f, "  ]\n}}\n");
+}
+
+// ------------------------------ --scaling
+
+void Scaling(const Config& cfg) {
+  fmt::print("Scaling: free-IDs wave kernel (free 0.5) and WaveActiveSum uint (wave 32), median "
+             "of {} runs, ns per ID / lane\n",
+             cfg.repeats);
+  fmt::print("{:<8} {:>4} {:>12} {:>12} {:>12} {:>14} {:>14}\n", "log2 n", "W", "all ns/ID",
+             "1-thr ns/ID", "native ns/ID", "Sum all ns/l", "Sum 1thr ns/l");
+  const int top = cfg.quick ? 20 : 26;
+  for (int log2 = 16; log2 <= top; log2 += 2) {
+    const size_t size = size_t(1) << log2;
+    const std::vector<int32_t> table = MakeRandomIDTable(size, 0.5, 42);
+    const size_t expected_count = ReferenceFreeIDs(table).size();
+    FreeIDsBuffers buf;
+    bool failed = false;
+    const double native = Measure(cfg.repeats, failed, [&] {
+      return RunNativeFreeIDs(table, expected_count, buf);
+    });
+    const std::vector<uint32_t> in = WaveOpInput<uint32_t>(size);
+    for (int wave : {8, 32, 64}) {
+      const double all = Measure(cfg.repeats, failed, [&] {
+        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 0, buf);
+      });
+      const double one = Measure(cfg.repeats, failed, [&] {
+        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 1, buf);
+      });
+      const std::vector<uint32_t> expected =
+          ReferenceWaveOp<uint32_t>(kActiveSum, in, wave, false);
+      std::vector<uint32_t> out;
+      const double sum_all = Measure(cfg.repeats, failed, [&] {
+        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 0);
+      });
+      const double sum_one = Measure(cfg.repeats, failed, [&] {
+        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 1);
+      });
+      const double per = 1e6 / double(size);
+      fmt::print("{:<8} {:>4} {:>12.2f} {:>12.2f} {:>12.2f} {:>14.2f} {:>14.2f}{}\n", log2, wave,
+                 all * per, one * per, native * per, sum_all * per, sum_one * per,
+                 failed ? "  FAILED: output did not match the reference" : "");
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--memory-probe")
+    return MemoryProbe(size_t(std::stoull(argv[2])));
+
+  Config cfg;
+  CLI::App app{"waveemu-bench: the emulator against lavapipe and a Highway loop (issue 4)"};
+  app.add_flag("--quick", cfg.quick, "smaller sizes and fewer repeats (a smoke run)");
+  app.add_option("--filter", cfg.filter,
+                 "run only rows whose 'workload detail wN' contains this text "
+                 "(e.g. 'free_ids_wave free 0.5 w8', 'WaveActiveSum uint')");
+  app.add_option("--repeats", cfg.repeats, "timed runs per contender (median reported)")
+      ->check(CLI::Range(1, 100));
+  app.add_option("--vulkan-repeats", cfg.vulkan_repeats, "timed lavapipe runs per row")
+      ->check(CLI::Range(1, 100));
+  app.add_option("--json", cfg.json_path, "also write the JSON summary to this file");
+  app.add_flag("--no-vulkan", cfg.no_vulkan, "skip lavapipe");
+  app.add_flag("--scaling", cfg.scaling,
+               "print how cost grows with size (2^16..2^26) and wave size, then exit");
+  CLI11_PARSE(app, argc, argv);
+  if (cfg.quick && app.count("--repeats") == 0) cfg.repeats = 3;
+  if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 1;
+
+  if (cfg.scaling) {
+    Scaling(cfg);
+    return 0;
+  }
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+  if (!cfg.no_vulkan && !std::getenv("VK_DRIVER_FILES")) {
+    const char* lvp = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+    if (access(lvp, R_OK) == 0) setenv("VK_DRIVER_FILES", lvp, 1);
+  }
+#else
+  cfg.no_vulkan = true;
+#endif
+
+  const size_t free_ids_size = size_t(1) << (cfg.quick ? 18 : 24);
+  const size_t wave_op_size = size_t(1) << (cfg.quick ? 16 : 24);
+  fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
+             "lavapipe row{}; lavapipe time = dispatch only (submit to fence), not compile, "
+             "upload or readback\n\n",
+             std::thread::hardware_concurrency(), cfg.repeats, cfg.vulkan_repeats,
+             cfg.no_vulkan ? " (lavapipe skipped)" : "");
+
+  // Before any dispatch, so the child is a fresh process.
+  const MemoryResult mem = MeasureMemory("/proc/self/exe", free_ids_size);
+
+  std::vector<Row> rows;
+  const auto start = Clock::now();
+  FreeIDsWorkloads(cfg, free_ids_size, rows);
+  WaveOpWorkloads(cfg, wave_op_size, 32, rows);
+
+  PrintTable(rows);
+  fmt::print("\nColumns: ms per run; vk/all = lavapipe / emulator on all cores (throughput "
+             "ratio); 1thr/nat = emulator on one thread / Highway loop; speedup = one thread / "
+             "all cores. Total {:.1f} s.\n\n",
+             MsSince(start) / 1000);
+  const std::vector<Target> targets = Targets(rows, mem);
+  for (const Target& t : targets)
+    fmt::print("{:<12} {}: {}\n",
+               !t.measured ? "NOT MEASURED" : t.pass ? "PASS" : "FAIL", t.name, t.numbers);
+  fmt::print("\n");
+  WriteJson(stdout, cfg, rows, targets, mem);
+  if (!cfg.json_path.empty()) {
+    std::FILE* f = std::fopen(cfg.json_path.c_str(), "w");
+    if (!f) {
+      fmt::print(stderr, "cannot write {}\n", cfg.json_path);
+      return 2;
+    }
+    WriteJson(f, cfg, rows, targets, mem);
+    std::fclose(f);
+  }
+  bool failed = false;
+  for (const Row& r : rows) failed |= r.failed;
+  return failed ? 1 : 0;
+}
