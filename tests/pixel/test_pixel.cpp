@@ -510,3 +510,68 @@ TEST_CASE("a derivative in a quad that is not fully active is reported as undefi
   }, SpecProfile(), &shared);
   CHECK(shared.diagnostics.count() == 1);
 }
+
+namespace {
+struct AtomicShader {
+  static constexpr int N = 4;
+  RWStructuredBuffer<uint32_t>* out;
+  void main(SV_Position<N>) const { InterlockedAdd((*out)[Uint<N>(0u)], Uint<N>(1u)); }
+};
+}  // namespace
+
+// As above: atomics of helper lanes must do nothing; resource_atomic.h still uses CurrentMask.
+TEST_CASE("an atomic from a helper lane has no effect" * doctest::should_fail()) {
+  std::vector<uint32_t> data(1, 0);
+  RWStructuredBuffer<uint32_t> buf{std::span<uint32_t>(data)};
+  PixelDispatch(AtomicShader{&buf}, ThreeOfFour());
+  CHECK(data[0] == 3u);  // the three covered pixels, not the uncovered one
+}
+
+TEST_CASE("the write mask drops helper lanes while the assignment mask keeps them") {
+  RunGroup<8>(8, [] {
+    GroupState<8>& s = CurrentGroup<8>();
+    s.set_pixel_shader(true);
+    Mask<8> helper;
+    helper.Set(2, true);
+    helper.Set(5, true);
+    s.set_helper(helper);
+    CHECK(CurrentMask<8>().Bits64(0, 8) == 0xFFu);
+    CHECK(CurrentWriteMask<8>().Bits64(0, 8) == 0xDBu);
+    CHECK(s.WriteActiveCount() == 6);
+    Uint<8> v(0u);
+    v = 3u;
+    for (int t = 0; t < 8; ++t) CHECK(v.lane(t) == 3u);
+  });
+}
+
+TEST_CASE("derivatives take half, double and vectors, component by component") {
+  RunGroup<4>(4, [] {
+    // Quad values 1 2 4 8: coarse ddx 1, ddy 3; fine ddx 1 1 4 4, ddy 3 6 3 6.
+    const float p[] = {1, 2, 4, 8};
+    Double<4> d(0.0);
+    Half<4> h(half(0.0f));
+    Float3<4> v;
+    for (int t = 0; t < 4; ++t) {
+      d.set_lane(t, p[t]);
+      h.set_lane(t, half(p[t]));
+    }
+    v.x = Float<4>(0.0f);
+    v.y = Float<4>(0.0f);
+    v.z = Float<4>(0.0f);
+    for (int t = 0; t < 4; ++t) v.z.set_lane(t, -p[t]);
+    const Double<4> dx = ddx_fine(d);
+    const Half<4> hy = ddy_fine(h);
+    const Float3<4> vy = ddy(v);
+    const Float3<4> fw = fwidth(v);
+    const double edx[] = {1, 1, 4, 4};
+    const float ehy[] = {3, 6, 3, 6};
+    for (int t = 0; t < 4; ++t) {
+      INFO(fmt::format("thread {}", t));
+      CHECK(dx.lane(t) == edx[t]);
+      CHECK(float(hy.lane(t)) == ehy[t]);
+      CHECK(vy.z.lane(t) == -3.0f);
+      CHECK(vy.x.lane(t) == 0.0f);
+      CHECK(fw.z.lane(t) == 4.0f);  // |-1| + |-3|
+    }
+  });
+}
