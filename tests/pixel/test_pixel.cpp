@@ -11,7 +11,10 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -574,4 +577,69 @@ TEST_CASE("derivatives take half, double and vectors, component by component") {
       CHECK(fw.z.lane(t) == 4.0f);  // |-1| + |-3|
     }
   });
+}
+
+// ------------------------------ the lavapipe comparison shader
+
+namespace {
+/// Port of tests/pixel/helper_lanes.hlsl (the fragment shader of the planned lavapipe
+/// comparison): `Out` as 8 words per pixel; only non-helper threads store (D3D11.3 §16.13), as
+/// the HLSL's stores would be.
+struct HelperLanesPort {
+  static constexpr int N = 16;
+  std::vector<uint32_t>* Out;
+  void main(SV_Position<N> pos, SV_Target<N>& target) const {
+    const Uint4<N> ballot = WaveActiveBallot(Bool<N>(true));
+    const Uint<N> lane = WaveGetLaneIndex<N>();
+    const Uint<N> helper = ((ballot.x >> lane) & 1u) ^ 1u;  // W = 16: ballot.x holds the wave
+    const Uint<N> count = WaveActiveCountBits(Bool<N>(true));
+    const Uint<N> quad_helpers = QuadReadAcrossX(helper) | (QuadReadAcrossY(helper) << 1u) |
+                                 (QuadReadAcrossDiagonal(helper) << 2u);
+    const Float<N> across_x = QuadReadAcrossX(pos.x);
+    const Float<N> q = pos.x * pos.y;
+    const Float<N> dxc = ddx_coarse(q), dxf = ddx_fine(q), dyc = ddy_coarse(q), dyf = ddy_fine(q);
+    CurrentWriteMask<N>().ForEach([&](int t) {
+      const size_t i = 8 * (size_t(pos.y.lane(t)) * 4 + size_t(pos.x.lane(t)));
+      const uint32_t row[8] = {uint32_t(std::popcount(ballot.x.lane(t))), count.lane(t),
+                               quad_helpers.lane(t), std::bit_cast<uint32_t>(across_x.lane(t)),
+                               std::bit_cast<uint32_t>(dxc.lane(t)),
+                               std::bit_cast<uint32_t>(dxf.lane(t)),
+                               std::bit_cast<uint32_t>(dyc.lane(t)),
+                               std::bit_cast<uint32_t>(dyf.lane(t))};
+      for (int k = 0; k < 8; ++k) (*Out)[i + k] = row[k];
+    });
+    target = Float4<N>(pos.x, pos.y, 0.0f, 1.0f);
+  }
+};
+}  // namespace
+
+TEST_CASE("the lavapipe comparison shader's port records what helpers saw, from covered pixels") {
+  std::vector<uint32_t> out(8 * 16, 0);
+  RenderTarget rt(4, 4);
+  DrawTriangles(HelperLanesPort{&out}, kScene, rt);
+  // Hand-worked for kScene (see its comment): per covered pixel, the X neighbour's centre, x*y's
+  // coarse ddx (quad's top row y0), fine ddx (own row y), coarse ddy (x0), fine ddy (own x), and
+  // the helper flags of the X / Y / diagonal partners (bits 0 / 1 / 2). Popcount and count: 6.
+  struct Row {
+    int x, y;
+    float across, dxc, dxf, dyc, dyf;
+    uint32_t quad_helpers;
+  };
+  const Row rows[] = {{0, 0, 1.5f, .5f, .5f, .5f, .5f, 0},  {1, 0, .5f, .5f, .5f, .5f, 1.5f, 0},
+                      {0, 1, 1.5f, .5f, 1.5f, .5f, .5f, 0}, {1, 1, .5f, .5f, 1.5f, .5f, 1.5f, 0},
+                      {2, 0, 3.5f, .5f, .5f, 2.5f, 2.5f, 7}, {0, 2, 1.5f, 2.5f, 2.5f, .5f, .5f, 7}};
+  std::vector<uint32_t> expected(8 * 16, 0);
+  for (const Row& r : rows) {
+    const size_t i = 8 * size_t(r.y * 4 + r.x);
+    const uint32_t e[8] = {6, 6, r.quad_helpers, std::bit_cast<uint32_t>(r.across),
+                           std::bit_cast<uint32_t>(r.dxc), std::bit_cast<uint32_t>(r.dxf),
+                           std::bit_cast<uint32_t>(r.dyc), std::bit_cast<uint32_t>(r.dyf)};
+    for (int k = 0; k < 8; ++k) expected[i + k] = e[k];
+  }
+  for (int p = 0; p < 16; ++p) {
+    INFO(fmt::format("pixel ({}, {}): words {} expected {}", p % 4, p / 4,
+                     fmt::join(out.begin() + 8 * p, out.begin() + 8 * p + 8, " "),
+                     fmt::join(expected.begin() + 8 * p, expected.begin() + 8 * p + 8, " ")));
+    CHECK(std::equal(out.begin() + 8 * p, out.begin() + 8 * p + 8, expected.begin() + 8 * p));
+  }
 }
