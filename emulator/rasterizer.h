@@ -1,6 +1,6 @@
 // rasterizer.h -- per-pixel coverage of a 2-D target, given directly or from triangles with the
-// D3D top-left fill rule. Vertices snap to 8 sub-pixel bits (1/256 pixel, as D3D11.3 §15.4's
-// 16.8 fixed point); edge functions are exact 64-bit integers, so a pixel centre on an edge
+// D3D top-left fill rule. Vertices snap to 8 sub-pixel bits (1/256 pixel: D3D's 16.8 fixed-point
+// rasterization precision), rounding to nearest even; edge functions are exact 64-bit integers, so a pixel centre on an edge
 // shared by two triangles is decided by the fill rule alone: drawn once, never twice, never missed.
 #pragma once
 
@@ -54,14 +54,15 @@ struct FixedPoint {
   int64_t x, y;
 };
 
-/// Round to nearest 1/256 pixel (ties away from zero, std::llround).
+/// Round to nearest 1/256 pixel, ties to even (std::llrint in the default rounding mode; D3D's
+/// ideal float-to-fixed conversion, semantics.md §4.1).
 inline FixedPoint Snap(float2 v) {
   if (!(std::fabs(v.x) <= kMaxCoordinate && std::fabs(v.y) <= kMaxCoordinate))
     throw UsageError(fmt::format("triangle vertex ({}, {}) is outside +-{} pixels (or NaN): the "
                                  "fixed-point edge functions need the range",
                                  v.x, v.y, kMaxCoordinate));
   constexpr double kScale = double(1 << kSubPixelBits);
-  return {std::llround(double(v.x) * kScale), std::llround(double(v.y) * kScale)};
+  return {std::llrint(double(v.x) * kScale), std::llrint(double(v.y) * kScale)};
 }
 
 /// Edge function of a->b at p: positive on the inside when the triangle's area is positive.

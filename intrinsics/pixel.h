@@ -18,8 +18,8 @@ namespace core {
 enum class Derivative { kCoarseX, kCoarseY, kFineX, kFineY };
 
 /// The derivative of p on every thread of `mask`, quads as `state.QuadMember` groups them.
-/// Coarse (D3D11.3 §16.8.1, one value per quad, from its top-left pixel): ddx = p1 - p0,
-/// ddy = p2 - p0. Fine (per row / per column): ddx = p(x+1,y) - p(x,y) of the thread's row,
+/// Coarse (deriv_rtx_coarse: one value per quad, "the exact calculation is up to the hardware
+/// vendor", e.g. the top row and left column; waveemu takes those): ddx = p1 - p0, ddy = p2 - p0. Fine (per row / per column): ddx = p(x+1,y) - p(x,y) of the thread's row,
 /// ddy = p(x,y+1) - p(x,y) of its column. Threads of `mask` whose quad lacks a thread of `mask`
 /// (non-quad-uniform control flow, undefined in D3D) go to `nonuniform`; their result uses the
 /// stale values of the missing threads.
@@ -202,7 +202,8 @@ V ddy_fine(const V& value) {
 
 // ------------------------------ ddx
 
-/// D3D lets ddx be coarse or fine (D3D11.3 §16.8.1: "may be either"); waveemu picks coarse.
+/// Hardware-dependent in D3D (deriv_rtx): the SM 4 reference rasterizer uses the thread's own
+/// row (fine), drivers may use coarse (NVIDIA uses fine, per vkd3d's tests); waveemu picks coarse.
 template <class V>
 V ddx(const V& value) {
   return detail::DeriveWrapper("ddx", value, core::Derivative::kCoarseX);
