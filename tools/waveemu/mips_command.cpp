@@ -1,0 +1,199 @@
+// mips_command.cpp -- `waveemu mips`: PNG in (libpng's simplified API), GenerateMipsCS on the
+// emulator, every level and a contact sheet out. Grayscale, palette and low-bit-depth PNGs are
+// expanded to RGBA8; 16-bit PNGs, zero or oversized images and non-PNG files are refused.
+#include "tools/waveemu/mips_command.h"
+
+#include "emulator/profile.h"
+#include "emulator/texture.h"
+#include "examples/generate_mips/generate_mips_host.h"
+
+#include <fmt/format.h>
+#include <png.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace waveemu::oracle {
+
+namespace {
+
+constexpr int kOk = 0, kBadInput = 2;
+
+struct MipsError {
+  std::string message;
+};
+
+struct Rgba8Image {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> rgba;  // rows top to bottom, 4 bytes per pixel
+};
+
+Rgba8Image ReadPng(const std::string& path) {
+  if (!fs::is_regular_file(path)) throw MipsError{fmt::format("{}: no such file", path)};
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw MipsError{fmt::format("{}: cannot open", path)};
+  unsigned char sig[8] = {};
+  const size_t got = std::fread(sig, 1, 8, f);
+  std::fclose(f);
+  if (got != 8 || png_sig_cmp(sig, 0, 8) != 0)
+    throw MipsError{fmt::format("{}: not a PNG file (bad signature)", path)};
+
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&image, path.c_str()))
+    throw MipsError{fmt::format("{}: unreadable PNG: {}", path, image.message)};
+  auto fail = [&](std::string why) {
+    png_image_free(&image);
+    throw MipsError{fmt::format("{}: {}", path, why)};
+  };
+  if (image.width == 0 || image.height == 0) fail("the image has zero size");
+  if (image.width > kMipsMaxSide || image.height > kMipsMaxSide ||
+      uint64_t(image.width) * image.height > kMipsMaxTexels)
+    fail(fmt::format("{}x{} is too large (at most {} per side and {} texels)", image.width,
+                     image.height, kMipsMaxSide, kMipsMaxTexels));
+  if (image.format & PNG_FORMAT_FLAG_LINEAR)
+    fail("16-bit PNGs are refused (libpng would treat them as linear light and re-encode them); "
+         "convert to 8 bits per channel first");
+  if (!(image.format & PNG_FORMAT_FLAG_COLOR) || (image.format & PNG_FORMAT_FLAG_COLORMAP))
+    fmt::print(stderr, "waveemu mips: note: {} is {}; expanded to RGBA8\n", path,
+               (image.format & PNG_FORMAT_FLAG_COLORMAP) ? "a palette image" : "grayscale");
+  image.format = PNG_FORMAT_RGBA;
+  Rgba8Image out;
+  out.width = image.width;
+  out.height = image.height;
+  out.rgba.resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr))
+    fail(fmt::format("unreadable PNG: {}", image.message));
+  return out;
+}
+
+void WritePng(const fs::path& path, const Rgba8Image& im) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  image.width = im.width;
+  image.height = im.height;
+  image.format = PNG_FORMAT_RGBA;
+  if (!png_image_write_to_file(&image, path.string().c_str(), 0, im.rgba.data(), 0, nullptr))
+    throw MipsError{fmt::format("{}: cannot write PNG: {}", path.string(), image.message)};
+}
+
+Format ParseFormat(const std::string& name) {
+  if (name == "rgba8") return Format::R8G8B8A8_UNORM;
+  if (name == "rgba16f") return Format::R16G16B16A16_FLOAT;
+  if (name == "rgba32f") return Format::R32G32B32A32_FLOAT;
+  throw MipsError{fmt::format("--format {}: use rgba8, rgba16f or rgba32f", name)};
+}
+
+/// One level as RGBA8: UNORM bytes as they are, float formats through float -> UNORM8.
+Rgba8Image LevelImage(const Texture2DResource& t, uint32_t mip) {
+  Rgba8Image im{t.Width(mip), t.Height(mip), {}};
+  im.rgba.resize(size_t(im.width) * im.height * 4);
+  for (uint32_t y = 0; y < im.height; ++y)
+    for (uint32_t x = 0; x < im.width; ++x) {
+      auto v = t.ReadFloat(mip, x, y, t.format());
+      for (int c = 0; c < 4; ++c)
+        im.rgba[(size_t(y) * im.width + x) * 4 + size_t(c)] = FloatToUnorm8(v[size_t(c)]);
+    }
+  return im;
+}
+
+/// All levels side by side, top-aligned, 4 transparent pixels apart.
+Rgba8Image ContactSheet(const std::vector<Rgba8Image>& levels) {
+  constexpr uint32_t kGap = 4;
+  Rgba8Image sheet;
+  for (const auto& l : levels) {
+    sheet.width += l.width + (sheet.width ? kGap : 0);
+    sheet.height = std::max(sheet.height, l.height);
+  }
+  sheet.rgba.assign(size_t(sheet.width) * sheet.height * 4, 0);
+  uint32_t x0 = 0;
+  for (const auto& l : levels) {
+    for (uint32_t y = 0; y < l.height; ++y)
+      std::memcpy(&sheet.rgba[(size_t(y) * sheet.width + x0) * 4], &l.rgba[size_t(y) * l.width * 4],
+                  size_t(l.width) * 4);
+    x0 += l.width + kGap;
+  }
+  return sheet;
+}
+
+int Run(const MipsArgs& args) {
+  if (args.backend == "vulkan") {
+    fmt::print(stderr,
+               "waveemu mips: --backend vulkan is not implemented yet (the Vulkan backend has no "
+               "texture and sampler bindings); use --backend emulator\n");
+    return kBadInput;
+  }
+  const Format format = ParseFormat(args.format);
+  if (args.srgb && format != Format::R8G8B8A8_UNORM)
+    throw MipsError{"--srgb needs --format rgba8 (sRGB is an 8-bit encoding)"};
+  const Rgba8Image src = ReadPng(args.input);
+
+  Texture2DResource tex(format, src.width, src.height, 0);
+  for (uint32_t y = 0; y < src.height; ++y)
+    for (uint32_t x = 0; x < src.width; ++x) {
+      const uint8_t* p = &src.rgba[(size_t(y) * src.width + x) * 4];
+      tex.WriteFloat(0, x, y,
+                     {UnormToFloat(p[0]), UnormToFloat(p[1]), UnormToFloat(p[2]), UnormToFloat(p[3])},
+                     format);
+    }
+
+  DispatchOptions options;
+  options.profile = ProfileByName(args.profile);
+  const auto result = examples::GenerateMips(tex, args.srgb, options);
+
+  fs::create_directories(args.out);
+  std::vector<Rgba8Image> levels;
+  for (uint32_t m = 0; m < tex.mip_levels(); ++m) {
+    levels.push_back(LevelImage(tex, m));
+    WritePng(fs::path(args.out) / fmt::format("mip_{}.png", m), levels.back());
+  }
+  WritePng(fs::path(args.out) / "contact_sheet.png", ContactSheet(levels));
+
+  fmt::print("{}: {}x{} {}{}, {} levels, profile {}\n", args.input, src.width, src.height,
+             InfoOf(format).name, args.srgb ? " (sRGB)" : "", tex.mip_levels(), args.profile);
+  for (const auto& d : result.plan)
+    fmt::print("  dispatch: source mip {} -> mips {}..{}, NON_POWER_OF_TWO {}, {}x{} groups\n",
+               d.top_mip, d.top_mip + 1, d.top_mip + d.num_mips, d.non_power_of_two, d.groups.x,
+               d.groups.y);
+  fmt::print("  out-of-bounds stores dropped (threads past a level's edge): {}\n",
+             result.out_of_bounds_writes);
+  fmt::print("wrote {} levels (mip_0.png .. mip_{}.png) and contact_sheet.png to {}\n",
+             tex.mip_levels(), tex.mip_levels() - 1, args.out);
+  return kOk;
+}
+
+}  // namespace
+
+CLI::App* AddMipsCommand(CLI::App& app, MipsArgs& args) {
+  CLI::App* cmd = app.add_subcommand(
+      "mips", "generate a full mip chain of a PNG with MiniEngine's GenerateMipsCS; write every "
+              "level and a contact sheet");
+  cmd->add_option("input", args.input, "input PNG (8-bit RGB/RGBA; gray and palette are expanded)")
+      ->required();
+  cmd->add_option("--out", args.out, "folder for mip_N.png and contact_sheet.png")->required();
+  cmd->add_flag("--srgb", args.srgb, "treat the texels as sRGB (decode on read, encode on write)");
+  cmd->add_option("--format", args.format, "texture format: rgba8 (default), rgba16f, rgba32f");
+  cmd->add_option("--profile", args.profile, "emulator device profile (spec, lavapipe, nvidia)");
+  cmd->add_option("--backend", args.backend, "emulator (default) or vulkan (not implemented yet)")
+      ->check(CLI::IsMember({"emulator", "vulkan"}));
+  return cmd;
+}
+
+int CmdMips(const MipsArgs& args) {
+  try {
+    return Run(args);
+  } catch (const MipsError& e) {
+    fmt::print(stderr, "waveemu mips: error: {}\n", e.message);
+    return kBadInput;
+  }
+}
+
+}  // namespace waveemu::oracle
