@@ -4,6 +4,7 @@
 // (the message names the file, the line where there is one, and the problem).
 #include "tools/waveemu/compare.h"
 #include "tools/waveemu/emulator_backend.h"
+#include "tools/waveemu/mips_command.h"
 #include "tools/waveemu/pipeline.h"
 
 #if WAVEEMU_HAVE_VULKAN_BACKEND
@@ -395,6 +396,8 @@ int main(int argc, char** argv) {
 
   CLI::App* devices_cmd = app.add_subcommand("devices", "list Vulkan devices with subgroup support");
   CLI::App* ports_cmd = app.add_subcommand("ports", "list the emulator's registered ports");
+  MipsArgs mips;
+  CLI::App* mips_cmd = AddMipsCommand(app, mips);
 
   try {
     app.parse(argc, argv);
@@ -407,6 +410,7 @@ int main(int argc, char** argv) {
     if (*check_cmd) return CmdCheck(check);
     if (*devices_cmd) return CmdDevices();
     if (*ports_cmd) return CmdPorts();
+    if (*mips_cmd) return CmdMips(mips);
   } catch (const Fatal& f) {
     fmt::print(stderr, "waveemu: error: {}\n", f.message);
     return kBadInput;
