@@ -7,6 +7,7 @@ namespace waveemu::oracle {
 void RegisterTestPipelinePorts(std::vector<Port>& ports) {
   RegisterWaveUintPorts(ports);
   RegisterWaveArithPorts(ports);
+  RegisterProbePorts(ports);
 }
 
 }  // namespace waveemu::oracle

@@ -1,0 +1,130 @@
+// probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
+// probe_special.hlsl and probe_float_equality.hlsl (DESIGN §3), statement for statement. Their
+// expected bits are recorded per device under tests/golden/; tests/oracle/test_golden.cpp replays
+// them on the emulator.
+#include "tests/pipelines/ports/ports.h"
+
+#include "intrinsics/intrinsics.h"
+
+namespace waveemu::oracle {
+
+namespace {
+
+// ------------------------------ probe_order.hlsl
+struct ProbeOrder {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> X;      // t0
+  StructuredBuffer<uint32_t> Y;      // t1
+  RWStructuredBuffer<uint32_t> Out;  // u2
+
+  void Masked(uint32_t slot, const Uint<N>& tid, const Float<N>& x) const {
+    Out[slot * 64u + tid] = asuint(WaveActiveSum(x));
+    Out[(slot + 6u) * 64u + tid] = asuint(WavePrefixSum(x));
+  }
+
+  void main(SV_GroupIndex<N> tid) const {
+    Float<N> x = asfloat(X[tid]);
+    Float<N> y = asfloat(Y[tid]);
+    Uint<N> lane = WaveGetLaneIndex<N>();
+    Out[0u * 64u + tid] = asuint(WaveActiveSum(x));
+    Out[1u * 64u + tid] = asuint(WaveActiveProduct(y));
+    Out[2u * 64u + tid] = asuint(WavePrefixSum(x));
+    Out[3u * 64u + tid] = asuint(WavePrefixProduct(y));
+    if_((lane & 1u) == 1u, [&] { Masked(4, tid, x); });
+    if_((lane & 1u) == 0u, [&] { Masked(5, tid, x); });
+    if_(lane >= 5u, [&] { Masked(6, tid, x); });
+    if_(lane % 3u == 1u, [&] { Masked(7, tid, x); });
+    if_(lane < 13u, [&] { Masked(8, tid, x); });
+    if_(((Uint<N>(0x9E3779B9u) >> (lane & 31u)) & 1u) == 1u, [&] { Masked(9, tid, x); });
+  }
+};
+
+// ------------------------------ probe_special.hlsl
+struct ProbeSpecial {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& tid) const { return asfloat(In[region * 64u + tid]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Uint<N> lane = WaveGetLaneIndex<N>();
+    Float<N> den = F(0, tid);
+    Out[0u * 64u + tid] = asuint(WaveActiveSum(den));
+    Out[1u * 64u + tid] = asuint(WavePrefixSum(den));
+    Out[2u * 64u + tid] = asuint(WaveActiveMin(den));
+    Float<N> nan1 = F(1, tid);
+    Out[3u * 64u + tid] = asuint(WaveActiveSum(nan1));
+    Out[4u * 64u + tid] = asuint(WaveActiveProduct(nan1));
+    Out[5u * 64u + tid] = asuint(WaveActiveSum(F(2, tid)));
+    Float<N> all_nan = F(3, tid);
+    Out[6u * 64u + tid] = asuint(WaveActiveMin(all_nan));
+    Out[7u * 64u + tid] = asuint(WaveActiveMax(all_nan));
+    Float<N> a = F(4, tid), b = F(5, tid), c = F(6, tid);
+    Out[8u * 64u + tid] = asuint(mad(a, b, c));
+    // glslang 12's legalization passes turn the plain a*b+c into GLSL.std.450 Fma too (spirv-dis;
+    // -Od keeps OpFMul + OpFAdd), so the port writes mad here as well.
+    Out[9u * 64u + tid] = asuint(mad(a, b, c));
+    Uint<N> v = In[7u * 64u + tid];
+    if_((lane & 1u) == 0u, [&] { Out[10u * 64u + tid] = WaveReadLaneAt(v, lane + 1u); });
+    switch_(tid % 5u,
+            case_(0u, [&] {
+              Out[11u * 64u + tid] = 0xc0000000u | WaveActiveBallot<N>(true).x;
+              break_();
+            }),
+            case_(1u, [&] {
+              Out[11u * 64u + tid] = 0xc1000000u | WaveActiveBallot<N>(true).x;
+              break_();
+            }),
+            default_([&] {
+              Out[11u * 64u + tid] = WaveActiveBallot<N>(true).x;
+              Out[12u * 64u + tid] = WaveActiveSum(tid);
+              break_();
+            }));
+  }
+};
+
+// ------------------------------ probe_float_equality.hlsl
+struct ProbeFloatEquality {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  void main(SV_GroupIndex<N> tid) const {
+    // The loop is uniform (k is the same in every thread), so a plain C++ loop.
+    for (uint32_t k = 0; k < 6; ++k)
+      Out[k * 64u + tid] = select(WaveActiveAllEqual(asfloat(In[k * 64u + tid])), 1u, 0u);
+  }
+};
+
+}  // namespace
+
+void RegisterProbePorts(std::vector<Port>& ports) {
+  ports.push_back(MakePort<ProbeOrder>("probe_order.hlsl", "main", "tests/pipelines/ports/probes.cpp",
+                                       [](PortContext& ctx, ProbeOrder& k) {
+                                         k.X = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "X");
+                                         k.Y = ctx.Bind<StructuredBuffer<uint32_t>>("t1", "Y");
+                                         k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u2", "Out");
+                                       }));
+  ports.push_back(MakePort<ProbeSpecial>(
+      "probe_special.hlsl", "main", "tests/pipelines/ports/probes.cpp",
+      [](PortContext& ctx, ProbeSpecial& k) {
+        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
+        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
+      }));
+  ports.push_back(MakePort<ProbeFloatEquality>(
+      "probe_float_equality.hlsl", "main", "tests/pipelines/ports/probes.cpp",
+      [](PortContext& ctx, ProbeFloatEquality& k) {
+        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
+        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
+      }));
+}
+
+}  // namespace waveemu::oracle
