@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# run_on_gpu.sh -- runs on the GPU machine, from the folder pack.sh filled (.devrun/): lists the
+# Vulkan devices, then for every pipeline runs `waveemu check --profile $PROFILE` (emulator vs the
+# device) and `waveemu run --backend vulkan` (the device's buffers: the golden files), and writes
+#   $OUT/results.md    table: pipeline, check result, first mismatch; environment; commands
+#   $OUT/run.log       everything each command printed
+#   $OUT/golden.tar.gz golden/<pipeline>/ as written by `waveemu run --out`
+# Usage: OUT=/path ./run_on_gpu.sh   (or ./run_on_gpu.sh /path). Environment: PROFILE (nvidia),
+# VK_DRIVER_FILES (the NVIDIA ICD), BUDGET_S (total seconds, 420), STEP_TIMEOUT_S (60),
+# WAVEEMU_PACKED_GLIBC (1/0: force the packed glibc on or off; default: on when the host's is older).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+OUT=${1:-${OUT:?set OUT or pass the output folder}}
+PROFILE=${PROFILE:-nvidia}
+BUDGET_S=${BUDGET_S:-420}
+STEP_TIMEOUT_S=${STEP_TIMEOUT_S:-60}
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json}
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$here/bin:$PATH"
+mkdir -p "$OUT"
+log=$OUT/run.log
+results=$OUT/results.md
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+start=$(date +%s)
+: > "$log"
+
+# The packed binaries need glibc >= NEEDED; use the packed glibc when the host's is older.
+need=$(cat "$here/glibc/NEEDED" 2>/dev/null || echo 0)
+have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+have=${have:-0}
+if [ -z "${WAVEEMU_PACKED_GLIBC:-}" ]; then
+  if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
+    export WAVEEMU_PACKED_GLIBC=1
+  else
+    export WAVEEMU_PACKED_GLIBC=0
+  fi
+fi
+
+run_step() {  # run_step LABEL CMD...: logs the command and its output; returns its exit code
+  local label=$1; shift
+  local left=$(( BUDGET_S - ($(date +%s) - start) ))
+  if [ "$left" -le 5 ]; then echo "### $label: skipped, time budget spent" >> "$log"; return 125; fi
+  local limit=$(( left < STEP_TIMEOUT_S ? left : STEP_TIMEOUT_S ))
+  echo "### $label" >> "$log"
+  echo "\$ $*" >> "$log"
+  timeout -k 5 "$limit" "$@" > "$work/step.txt" 2>&1
+  local rc=$?
+  cat "$work/step.txt" >> "$log"
+  echo "(exit $rc, $(( $(date +%s) - start )) s since start)" >> "$log"
+  return $rc
+}
+
+{
+  echo "# waveemu on $(uname -n): profile $PROFILE"
+  echo
+  echo "- date: $(date -u +%FT%TZ)"
+  echo "- kernel: $(uname -sr); host glibc $have (packed binaries need $need; packed glibc used: ${WAVEEMU_PACKED_GLIBC:-0})"
+  echo "- VK_DRIVER_FILES=$VK_DRIVER_FILES"
+  [ -f "$here/PACKED" ] && sed 's/^/- /' "$here/PACKED"
+  if command -v nvidia-smi >/dev/null; then
+    echo "- nvidia-smi: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n1)"
+  fi
+  echo
+  echo '## waveemu devices'
+  echo
+  echo '```'
+} > "$results"
+run_step devices waveemu devices
+cat "$work/step.txt" >> "$results"
+echo '```' >> "$results"
+
+cat >> "$results" <<MD
+
+## Pipelines
+
+Commands, from $here: \`waveemu check tests/pipelines/NAME --profile $PROFILE\` and
+\`waveemu run tests/pipelines/NAME --backend vulkan --out golden/NAME\` (full output in run.log).
+
+"bit-exact" compares the emulator's buffers with the device's; "rules" are the pipeline's own
+Results (expected buffers written for wave 8 fail at other wave sizes on both backends alike).
+
+| pipeline | check (profile $PROFILE) | bit-exact: emulator vs device | first mismatch or error | rules that failed | vulkan run |
+|---|---|---|---|---|---|
+MD
+
+mkdir -p "$work/golden"
+pass=0; total=0
+for p in "$here"/tests/pipelines/*.yaml "$here"/tests/pipelines/*.test; do
+  [ -f "$p" ] || continue
+  name=$(basename "$p"); name=${name%.*}
+  rel=tests/pipelines/$(basename "$p")
+  total=$((total + 1))
+  (cd "$here" && run_step "check $name" waveemu check "$rel" --profile "$PROFILE")
+  rc=$?
+  case $rc in
+    0) result=PASS; pass=$((pass + 1)) ;;
+    1) result=FAIL ;;
+    2) result="ERROR (exit 2)" ;;
+    124|137) result="TIMEOUT" ;;
+    125) result="SKIPPED (time)" ;;
+    *) result="exit $rc" ;;
+  esac
+  first=""; exact=""; rules=""
+  if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then
+    # Lines without a prefix compare the two runs; "emulator: " / "vulkan:   " ones are Results.
+    if grep -q '^FAIL ' "$work/step.txt"; then exact=FAIL; else exact=PASS; fi
+    rules=$(grep -E '^(emulator|vulkan): +FAIL' "$work/step.txt" | sed 's/: *FAIL.*//' | sort -u | tr '\n' ' ')
+  fi
+  if [ "$rc" != 0 ]; then
+    first=$(grep -m1 -A1 -E '^FAIL|error|Error' "$work/step.txt" | tr '\n|' ' /' | sed 's/  */ /g' | cut -c1-220)
+  fi
+  (cd "$here" && run_step "run $name" waveemu run "$rel" --backend vulkan --out "$work/golden/$name")
+  vrc=$?
+  [ "$vrc" = 125 ] && vrc="skipped (time)" || vrc="exit $vrc"
+  echo "| $name | $result | $exact | $first | $rules | $vrc |" >> "$results"
+done
+
+tar -czf "$OUT/golden.tar.gz" -C "$work" golden
+{
+  echo
+  echo "$pass of $total pipelines bit-exact; $(( $(date +%s) - start )) s in all."
+  echo "Golden buffers: golden.tar.gz (golden/NAME/ from \`waveemu run --out\`)."
+} >> "$results"
+cat "$results"
