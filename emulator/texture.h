@@ -104,6 +104,23 @@ class Texture2DResource {
                         std::byte{0});
   }
 
+  /// A copy holds its own texels and its own out-of-bounds counters (views of the original keep
+  /// pointing at the original, like descriptors).
+  Texture2DResource(const Texture2DResource& o)
+      : format_(o.format_), width_(o.width_), height_(o.height_), levels_(o.levels_) {}
+  Texture2DResource& operator=(const Texture2DResource& o) {
+    if (this != &o) {
+      format_ = o.format_;
+      width_ = o.width_;
+      height_ = o.height_;
+      levels_ = o.levels_;
+      counters_ = std::make_shared<AccessCounters>();
+    }
+    return *this;
+  }
+  Texture2DResource(Texture2DResource&&) = default;
+  Texture2DResource& operator=(Texture2DResource&&) = default;
+
   /// 1 + floor(log2(max(w, h))): the number of levels down to 1×1.
   static uint32_t FullChain(uint32_t w, uint32_t h) {
     uint32_t n = 1;
