@@ -7,6 +7,7 @@
 #include "examples/niagara_free_ids/free_ids_raking.h"
 #include "examples/niagara_free_ids/free_ids_reference.h"
 #include "examples/niagara_free_ids/free_ids_wave.h"
+#include "tools/bench/bench_common.h"
 #include "tools/bench/wave_ops.h"
 
 #if WAVEEMU_HAVE_VULKAN_BACKEND
@@ -45,147 +46,6 @@ using namespace waveemu::examples;
 using namespace waveemu::bench;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-struct Config {
-  bool quick = false, no_vulkan = false, scaling = false;
-  std::string filter;
-  int repeats = 5;
-  int vulkan_repeats = 3;
-  std::string json_path;
-};
-
-/// One row of the table: a workload and the median ms of each contender (NaN: not run).
-struct Row {
-  std::string workload, detail;
-  size_t size = 0;  // IDs or lanes
-  int wave = 0;
-  double all = NAN, one = NAN, vulkan = NAN, native = NAN;
-  int vulkan_wave = 0;      // the subgroup size lavapipe ran at (0: not run)
-  std::string note;         // why a contender is missing, or what it did
-  bool failed = false;      // a contender's output did not match the reference
-};
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-double MsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-/// Median ms of `repeats` calls of run(), which returns the ms it timed, or a negative value
-/// when its output did not match the reference (then the result is NaN and `failed` is set).
-double Measure(int repeats, bool& failed, const std::function<double()>& run) {
-  std::vector<double> ms;
-  for (int r = 0; r < repeats; ++r) {
-    const double t = run();
-    if (t < 0) {
-      failed = true;
-      return NAN;
-    }
-    ms.push_back(t);
-  }
-  return Median(ms);
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-template <class T>
-std::vector<std::byte> Bytes(std::span<const T> v) {
-  std::vector<std::byte> b(v.size_bytes());
-  std::memcpy(b.data(), v.data(), v.size_bytes());
-  return b;
-}
-
-/// D3D allows 65535 groups per dimension: `groups` groups as a grid of grid_x x rows.
-uint3 Grid2D(uint64_t groups, uint32_t grid_x) {
-  return uint3{uint32_t(std::min<uint64_t>(groups, grid_x)),
-               uint32_t((groups + grid_x - 1) / grid_x), 1};
-}
-constexpr uint32_t kGridX = 1024;
-
-// ------------------------------ Vulkan (lavapipe)
-
-#if WAVEEMU_HAVE_VULKAN_BACKEND
-struct VulkanBuffer {
-  std::string name;
-  oracle::DataFormat format;
-  oracle::ResourceKind kind;
-  uint32_t dx_register;
-  std::vector<std::byte> data;
-};
-
-/// A pipeline on the HLSL file at `hlsl` (relative to the source root) with `defines` prepended.
-oracle::Pipeline MakePipeline(const std::string& hlsl, const std::string& defines,
-                              const std::string& entry, uint3 groups, int wave,
-                              std::vector<VulkanBuffer> buffers) {
-  oracle::Pipeline p;
-  p.path = "waveemu-bench";
-  p.hlsl_path = std::string(WAVEEMU_SOURCE_ROOT) + "/" + hlsl;
-  p.hlsl_source = defines + ReadText(p.hlsl_path);
-  p.entry = entry;
-  p.dispatch = {groups.x, groups.y, groups.z};
-  p.wave_size = wave;
-  for (auto& b : buffers) {
-    oracle::BufferDesc d;
-    d.name = b.name;
-    d.format = b.format;
-    d.data = std::move(b.data);
-    p.buffers.push_back(std::move(d));
-    oracle::ResourceBinding r;
-    r.name = b.name;
-    r.kind = b.kind;
-    r.dx_register = b.dx_register;
-    // docs/pipelines.md's shifts: t + 0, u + 16, b + 32.
-    const char cls = oracle::RegisterClass(b.kind);
-    r.binding = b.dx_register + (cls == 'u' ? 16 : cls == 'b' ? 32 : 0);
-    r.has_dx_binding = r.has_vulkan_binding = true;
-    p.bindings.push_back(r);
-  }
-  return p;
-}
-
-/// Runs the pipeline `repeats` times; verify(buffers, subgroup size) says whether the output is
-/// right. Only the dispatch (submit to fence) is timed: upload, compile and readback are not.
-double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& row,
-                     const std::function<bool(const oracle::BufferContents&, int)>& verify) {
-  oracle::VulkanRunOptions options;
-  options.device_name = "llvmpipe";
-  std::vector<double> ms;
-  for (int r = 0; r < cfg.vulkan_repeats; ++r) {
-    oracle::VulkanRunReport report;
-    options.report = &report;
-    oracle::BufferContents out;
-    try {
-      out = oracle::RunOnVulkan(p, options);
-    } catch (const std::exception& e) {
-      row.note = fmt::format("lavapipe: {}", std::string(e.what()).substr(0, 120));
-      return NAN;
-    }
-    row.vulkan_wave = int(report.subgroup_size);
-    if (!verify(out, int(report.subgroup_size))) {
-      row.failed = true;
-      row.note += " lavapipe output WRONG;";
-      return NAN;
-    }
-    ms.push_back(report.dispatch_ms);
-  }
-  return Median(ms);
-}
-#endif
-
-bool Selected(const Config& cfg, const std::string& name) {
-  return cfg.filter.empty() || name.find(cfg.filter) != std::string::npos;
-}
 
 // ------------------------------ free IDs
 
@@ -299,7 +159,7 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
     });
   }
 #endif
-  rows.push_back(row);
+  AddRow(rows, row);
 }
 
 void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
@@ -399,10 +259,10 @@ void WaveOpRow(const Config& cfg, size_t size, int wave, std::vector<Row>& rows)
       const auto& got = o.at("Out");
       return got.size() == size * sizeof(T) &&
              std::memcmp(got.data(), want.data(), got.size()) == 0;
-    });
+    }, cfg.vulkan_op_repeats);
   }
 #endif
-  rows.push_back(row);
+  AddRow(rows, row);
 }
 
 template <class T, bool kEveryOther, int... kOps>
@@ -430,10 +290,11 @@ void WaveOpWorkloads(const Config& cfg, size_t size, int wave, std::vector<Row>&
 /// Child side of --memory-probe: one free-ID run (wave kernel, wave 8, all cores) over `size`
 /// IDs; prints "buffers_bytes rss_before_kb max_rss_kb".
 int MemoryProbe(size_t size) {
+  rusage start{};
+  getrusage(RUSAGE_SELF, &start);
   std::vector<int32_t> table = MakeRandomIDTable(size, 0.5, 42);
-  const size_t expected_count = ReferenceFreeIDs(table).size();
-  rusage before{};
-  getrusage(RUSAGE_SELF, &before);
+  // Counted in place: a reference list would add its own buffer to the peak.
+  const size_t expected_count = size_t(std::count(table.begin(), table.end(), -1));
   FreeIDsBuffers buf;
   buf.seen.reserve(0);
   buf.list.assign(table.size(), kUnwritten);
@@ -448,7 +309,7 @@ int MemoryProbe(size_t size) {
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
   const bool ok = size_t(buf.sizes[0]) == expected_count;
-  fmt::print("{} {} {} {}\n", (table.size() + buf.list.size() + 1) * 4, before.ru_maxrss,
+  fmt::print("{} {} {} {}\n", (table.size() + buf.list.size() + 1) * 4, start.ru_maxrss,
              after.ru_maxrss, ok ? 1 : 0);
   return ok ? 0 : 1;
 }
@@ -589,11 +450,12 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
     Target x{"free-ID run: peak memory <= 1.5x its buffers"};
     if (!std::isnan(mem.peak_mb)) {
       x.measured = true;
-      x.pass = mem.ok && mem.peak_mb <= 1.5 * mem.buffers_mb;
+      const double used = mem.peak_mb - mem.before_mb;
+      x.pass = mem.ok && used <= 1.5 * mem.buffers_mb;
       x.numbers = fmt::format(
-          "peak RSS {:.1f} MiB (whole process; {:.1f} MiB before the output buffer and the "
-          "dispatch) vs buffers {:.1f} MiB = {:.2f}x",
-          mem.peak_mb, mem.before_mb, mem.buffers_mb, mem.peak_mb / mem.buffers_mb);
+          "max RSS grew {:.1f} MiB (from {:.1f} MiB at process start to {:.1f} MiB) for {:.1f} "
+          "MiB of buffers = {:.2f}x",
+          used, mem.before_mb, mem.peak_mb, mem.buffers_mb, used / mem.buffers_mb);
     }
     t.push_back(x);
   }
@@ -602,8 +464,9 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
 
 void WriteJson(std::FILE* f, const Config& cfg, const std::vector<Row>& rows,
                const std::vector<Target>& targets, const MemoryResult& mem) {
-  fmt::print(f, "{{\n  \"repeats\": {}, \"vulkan_repeats\": {}, \"cores\": {}, \"quick\": {},\n",
-             cfg.repeats, cfg.vulkan_repeats, std::thread::hardware_concurrency(), cfg.quick);
+  fmt::print(f, "{{\n  \"repeats\": {}, \"vulkan_repeats\": {}, \"vulkan_op_repeats\": {}, "
+             "\"cores\": {}, \"quick\": {},\n",
+             cfg.repeats, cfg.vulkan_repeats, cfg.vulkan_op_repeats, std::thread::hardware_concurrency(), cfg.quick);
   fmt::print(f, "  \"lavapipe_timed\": \"dispatch only (vkQueueSubmit to fence signalled)\",\n");
   fmt::print(f, "  \"rows\": [\n");
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -619,8 +482,10 @@ void WriteJson(std::FILE* f, const Config& cfg, const std::vector<Row>& rows,
                JsonNum(r.vulkan / r.all), JsonNum(r.one / r.native), JsonNum(r.one / r.all),
                !r.failed, i + 1 < rows.size() ? "," : "");
   }
-  fmt::print(f, "  ],\n  \"memory\": {{\"buffers_mib\": {}, \"peak_rss_mib\": {}}},\n",
-             JsonNum(mem.buffers_mb), JsonNum(mem.peak_mb));
+  fmt::print(f,
+             "  ],\n  \"memory\": {{\"buffers_mib\": {}, \"rss_at_start_mib\": {}, "
+             "\"peak_rss_mib\": {}}},\n",
+             JsonNum(mem.buffers_mb), JsonNum(mem.before_mb), JsonNum(mem.peak_mb));
   fmt::print(f, "  \"targets\": [\n");
   for (size_t i = 0; i < targets.size(); ++i)
     fmt::print(f, "    {{\"target\": {}, \"result\": \"{}\", \"numbers\": {}}}{}\n",
@@ -689,13 +554,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100));
   app.add_option("--vulkan-repeats", cfg.vulkan_repeats, "timed lavapipe runs per row")
       ->check(CLI::Range(1, 100));
+  app.add_option("--vulkan-op-repeats", cfg.vulkan_op_repeats,
+                 "timed lavapipe runs per wave-op row")
+      ->check(CLI::Range(1, 100));
   app.add_option("--json", cfg.json_path, "also write the JSON summary to this file");
   app.add_flag("--no-vulkan", cfg.no_vulkan, "skip lavapipe");
   app.add_flag("--scaling", cfg.scaling,
                "print how cost grows with size (2^16..2^26) and wave size, then exit");
   CLI11_PARSE(app, argc, argv);
   if (cfg.quick && app.count("--repeats") == 0) cfg.repeats = 3;
-  if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 1;
+  if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 2;
 
   if (cfg.scaling) {
     Scaling(cfg);
@@ -712,12 +580,12 @@ int main(int argc, char** argv) {
 #endif
 
   const size_t free_ids_size = size_t(1) << (cfg.quick ? 18 : 24);
-  const size_t wave_op_size = size_t(1) << (cfg.quick ? 16 : 24);
+  const size_t wave_op_size = size_t(1) << (cfg.quick ? 18 : 24);
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
-             "lavapipe row{}; lavapipe time = dispatch only (submit to fence), not compile, "
-             "upload or readback\n\n",
+             "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; lavapipe time = "
+             "dispatch only (submit to fence), not compile, upload or readback\n\n",
              std::thread::hardware_concurrency(), cfg.repeats, cfg.vulkan_repeats,
-             cfg.no_vulkan ? " (lavapipe skipped)" : "");
+             cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "");
 
   // Before any dispatch, so the child is a fresh process.
   const MemoryResult mem = MeasureMemory("/proc/self/exe", free_ids_size);
@@ -726,6 +594,9 @@ int main(int argc, char** argv) {
   const auto start = Clock::now();
   FreeIDsWorkloads(cfg, free_ids_size, rows);
   WaveOpWorkloads(cfg, wave_op_size, 32, rows);
+  // 2^21 threads: 32768 groups of 64, within D3D's 65535 per dimension (the examples' HLSL
+  // indexes by SV_DispatchThreadID.x / SV_GroupID.x).
+  WaveSpecWorkloads(cfg, size_t(1) << (cfg.quick ? 16 : 21), 32, rows);
 
   PrintTable(rows);
   fmt::print("\nColumns: ms per run; vk/all = lavapipe / emulator on all cores (throughput "

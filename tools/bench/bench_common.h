@@ -1,0 +1,186 @@
+// bench_common.h -- what every part of waveemu-bench shares: options, table rows, timing by
+// median, and running a pipeline on lavapipe with only its dispatch timed.
+#pragma once
+
+#include "emulator/emulator.h"
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+#include "tools/waveemu/vulkan_backend.h"
+#endif
+#include "tools/waveemu/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef WAVEEMU_SOURCE_ROOT
+#define WAVEEMU_SOURCE_ROOT "."
+#endif
+
+namespace waveemu::bench {
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  bool quick = false, no_vulkan = false, scaling = false;
+  std::string filter;
+  int repeats = 5;
+  int vulkan_repeats = 3;     // lavapipe runs per free-ID and wave-spec row
+  int vulkan_op_repeats = 1;  // lavapipe runs per wave-op row (62 rows of 2^24 lanes)
+  std::string json_path;
+};
+
+/// One row of the table: a workload and the median ms of each contender (NaN: not run).
+struct Row {
+  std::string workload, detail;
+  size_t size = 0;  // IDs or lanes
+  int wave = 0;
+  double all = NAN, one = NAN, vulkan = NAN, native = NAN;
+  int vulkan_wave = 0;      // the subgroup size lavapipe ran at (0: not run)
+  std::string note;         // why a contender is missing, or what it did
+  bool failed = false;      // a contender's output did not match the reference
+};
+
+inline double Median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+inline double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Median ms of `repeats` calls of run(), which returns the ms it timed, or a negative value
+/// when its output did not match the reference (then the result is NaN and `failed` is set).
+inline double Measure(int repeats, bool& failed, const std::function<double()>& run) {
+  std::vector<double> ms;
+  for (int r = 0; r < repeats; ++r) {
+    const double t = run();
+    if (t < 0) {
+      failed = true;
+      return NAN;
+    }
+    ms.push_back(t);
+  }
+  return Median(ms);
+}
+
+inline std::string ReadText(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+template <class T>
+std::vector<std::byte> Bytes(std::span<const T> v) {
+  std::vector<std::byte> b(v.size_bytes());
+  std::memcpy(b.data(), v.data(), v.size_bytes());
+  return b;
+}
+
+/// D3D allows 65535 groups per dimension: `groups` groups as a grid of grid_x x rows.
+inline uint3 Grid2D(uint64_t groups, uint32_t grid_x) {
+  return uint3{uint32_t(std::min<uint64_t>(groups, grid_x)),
+               uint32_t((groups + grid_x - 1) / grid_x), 1};
+}
+inline constexpr uint32_t kGridX = 1024;
+
+// ------------------------------ Vulkan (lavapipe)
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+struct VulkanBuffer {
+  std::string name;
+  oracle::DataFormat format;
+  oracle::ResourceKind kind;
+  uint32_t dx_register;
+  std::vector<std::byte> data;
+};
+
+/// A pipeline on the HLSL file at `hlsl` (relative to the source root) with `defines` prepended.
+inline oracle::Pipeline MakePipeline(const std::string& hlsl, const std::string& defines,
+                              const std::string& entry, uint3 groups, int wave,
+                              std::vector<VulkanBuffer> buffers) {
+  oracle::Pipeline p;
+  p.path = "waveemu-bench";
+  p.hlsl_path = std::string(WAVEEMU_SOURCE_ROOT) + "/" + hlsl;
+  p.hlsl_source = defines + ReadText(p.hlsl_path);
+  p.entry = entry;
+  p.dispatch = {groups.x, groups.y, groups.z};
+  p.wave_size = wave;
+  for (auto& b : buffers) {
+    oracle::BufferDesc d;
+    d.name = b.name;
+    d.format = b.format;
+    d.data = std::move(b.data);
+    p.buffers.push_back(std::move(d));
+    oracle::ResourceBinding r;
+    r.name = b.name;
+    r.kind = b.kind;
+    r.dx_register = b.dx_register;
+    // docs/pipelines.md's shifts: t + 0, u + 16, b + 32.
+    const char cls = oracle::RegisterClass(b.kind);
+    r.binding = b.dx_register + (cls == 'u' ? 16 : cls == 'b' ? 32 : 0);
+    r.has_dx_binding = r.has_vulkan_binding = true;
+    p.bindings.push_back(r);
+  }
+  return p;
+}
+
+/// Runs the pipeline `repeats` times; verify(buffers, subgroup size) says whether the output is
+/// right. Only the dispatch (submit to fence) is timed: upload, compile and readback are not.
+inline double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& row,
+                     const std::function<bool(const oracle::BufferContents&, int)>& verify,
+                     int repeats = 0) {
+  oracle::VulkanRunOptions options;
+  options.device_name = "llvmpipe";
+  std::vector<double> ms;
+  for (int r = 0; r < (repeats ? repeats : cfg.vulkan_repeats); ++r) {
+    oracle::VulkanRunReport report;
+    options.report = &report;
+    oracle::BufferContents out;
+    try {
+      out = oracle::RunOnVulkan(p, options);
+    } catch (const std::exception& e) {
+      row.note = fmt::format("lavapipe: {}", std::string(e.what()).substr(0, 120));
+      return NAN;
+    }
+    row.vulkan_wave = int(report.subgroup_size);
+    if (!verify(out, int(report.subgroup_size))) {
+      row.failed = true;
+      row.note += " lavapipe output WRONG;";
+      return NAN;
+    }
+    ms.push_back(report.dispatch_ms);
+  }
+  return Median(ms);
+}
+#endif
+
+
+/// Adds a measured row and reports it on stderr at once (a full run takes minutes).
+inline void AddRow(std::vector<Row>& rows, const Row& r) {
+  rows.push_back(r);
+  fmt::print(stderr, "  {} {} n={} W={}: all {:.2f} ms, one thread {:.2f} ms, lavapipe {:.2f} ms{}{}\n",
+             r.workload, r.detail, r.size, r.wave, r.all, r.one, r.vulkan,
+             r.failed ? " FAILED" : "", r.note);
+}
+
+inline bool Selected(const Config& cfg, const std::string& name) {
+  return cfg.filter.empty() || name.find(cfg.filter) != std::string::npos;
+}
+
+/// The wave-spec examples (wave_spec_bench.cpp: its own file, as the examples' hosts both
+/// define kUnwritten).
+void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<Row>& rows);
+
+}  // namespace waveemu::bench
