@@ -1,12 +1,16 @@
 // test_sampler.cpp -- SampleLevel's arithmetic: point and linear filtering, every address mode,
 // fixed-point sub-texel snapping (8 bits), mip selection. Expected values are worked by hand in
 // the comments from D3D11.3 §7.18 (semantics.md §4.1).
+#include "emulator/dispatch.h"
 #include "emulator/texture.h"
+#include "examples/generate_mips/sampler_probe.h"
 
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 using namespace waveemu;
 
@@ -133,4 +137,39 @@ TEST_CASE("SampleLevel picks the nearest mip with point mip filtering and blends
   auto linear_mip = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
   // LOD 0.25: 0.75 * mip0 (5) + 0.25 * mip1 (100) = 28.75.
   CHECK(Sample(t, linear_mip, 0.25f, 0.5f, 0.25f) == 28.75f);
+}
+
+// ------------------------------------------------------------------------------------------------
+// The probe that measures devices (examples/generate_mips/SamplerProbe.hlsl), run on the model.
+
+namespace {
+
+std::vector<float> RunProbe(const SamplerModel& model) {
+  Texture2DResource src(Format::R32_FLOAT, 2, 1);
+  src.WriteFloat(0, 1, 0, {1.0f, 0, 0, 1}, src.format());
+  std::vector<float> weights(4096, -1.0f);
+  examples::SamplerProbe k;
+  k.Src = Texture2D<float>(src, TextureOptions{model});
+  k.Weights = RWStructuredBuffer<float>(std::span<float>(weights));
+  DispatchOptions o;
+  o.wave_size = 32;
+  o.max_threads = 2;
+  Dispatch(k, uint3{64, 1, 1}, o);
+  return weights;
+}
+
+}  // namespace
+
+TEST_CASE("the sampler probe reads back round(i / 16) / 256 with 8 bits, ties to even") {
+  const auto w = RunProbe({});
+  for (int i = 0; i < 4096; ++i) {
+    INFO("thread " << i);
+    CHECK(w[size_t(i)] == float(std::nearbyint(i / 16.0) / 256.0));
+  }
+  // With 4 bits and floor rounding the weight steps every 256 threads.
+  SamplerModel coarse;
+  coarse.subtexel_bits = 4;
+  coarse.coordinate_rounding = FixedRounding::kFloor;
+  const auto c = RunProbe(coarse);
+  for (int i = 0; i < 4096; i += 17) CHECK(c[size_t(i)] == float(std::floor(i / 256.0) / 16.0));
 }
