@@ -61,20 +61,24 @@ class Lanes {
       (N + kVectorBytes / int(sizeof(T)) - 1) / (kVectorBytes / int(sizeof(T))) *
       (kVectorBytes / int(sizeof(T)));
 
-  Lanes() = default;
-  explicit Lanes(NoInit) {}
-  Lanes(T value) { std::fill_n(v_, kPadded, value); }  // NOLINT: broadcast, as HLSL does
+  Lanes() { Fill(T{}); }
+  /// For results about to be written in full. Still zeroed: callers may write only N lanes, and
+  /// the compiler drops the zeroing where the whole array is overwritten.
+  explicit Lanes(NoInit) { Fill(T{}); }
+  Lanes(T value) { Fill(value); }  // NOLINT: broadcast, as HLSL does
   /// Broadcast of another scalar type, converted as HLSL converts literals (uint x = -1).
   template <class S>
     requires(kIsScalar<S> && !std::is_same_v<S, T> && !std::is_same_v<S, bool>)
   Lanes(S value) : Lanes(ConvertScalar(value)) {}  // NOLINT
   explicit Lanes(const std::array<T, N>& values) {
     std::copy(values.begin(), values.end(), v_);
+    std::fill(v_ + N, v_ + kPadded, T{});
   }
   /// HLSL cast between scalar types: (uint)f truncates and saturates, NaN gives 0 (D3D ftoi).
   template <class U>
     requires(!std::is_same_v<U, T>)
   explicit Lanes(const Lanes<U, N>& other) {
+    Fill(T{});
     for (int t = 0; t < kPadded && t < Lanes<U, N>::kPadded; ++t)
       v_[t] = Lanes<U, N>::template ConvertScalarTo<T>(other.data()[t]);
   }
@@ -174,7 +178,19 @@ class Lanes {
     }
   }
 
-  alignas(kVectorBytes) T v_[kPadded] = {};
+  /// Every lane, padding included, to `value`.
+  void Fill(T value) {
+    if constexpr (kIsSimdType<T>) {
+      const hn::ScalableTag<T> d;
+      const auto v = hn::Set(d, value);
+      for (int i = 0; i < kPadded; i += int(hn::Lanes(d))) hn::Store(v, d, v_ + i);
+    } else {
+      std::fill_n(v_, kPadded, value);
+    }
+  }
+
+  // Not initialised here: every constructor writes all kPadded lanes.
+  alignas(kVectorBytes) T v_[kPadded];
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -239,6 +255,7 @@ class Bool {
 
 template <class T, int N>
 Lanes<T, N>::Lanes(const Bool<N>& b) {
+  Fill(T(0));
   for (int t = 0; t < N; ++t) v_[t] = b.lane(t) ? T(1) : T(0);
 }
 
@@ -564,6 +581,18 @@ Lanes<T, N> operator+(const Lanes<T, N>& a) {
 /// HLSL select(cond, a, b) and the per-thread ?: operator: a where cond, else b.
 template <class T, int N>
 Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  if constexpr (kIsSimdType<T>) {
+    const hn::ScalableTag<T> d;
+    constexpr int L = int(hn::MaxLanes(d));
+    if constexpr (L % 8 == 0) {
+      Lanes<T, N> r{NoInit{}};
+      for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
+        hn::Store(hn::IfThenElse(hn::LoadMaskBits(d, cond.mask().bytes() + i / 8),
+                                 hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
+                  d, r.data() + i);
+      return r;
+    }
+  }
   Lanes<T, N> r = b;
   r.AssignMasked(a, cond.mask());
   return r;

@@ -45,6 +45,9 @@ enum class AllNanMinMax {
 enum class FloatEquality {
   kBitwise,  // same bits: NaN equals an identical NaN, +0 != -0
   kOrdered,  // IEEE ordered-equal: any NaN makes it false, +0 == -0
+  kUnorderedWithLast,  // WaveActiveAllEqual compares each active lane with the last active one by
+                       // IEEE unordered-or-equal (a NaN on either side is equal, +0 == -0), as
+                       // Mesa llvmpipe's vote_feq (fcmp ueq); WaveMatch compares bits
 };
 
 /// Value read from a lane that is inactive (WaveReadLaneAt, quad reads of inactive lanes).
@@ -99,7 +102,7 @@ inline DeviceProfile LavapipeProfile() {
   p.wave_denormals = DenormMode::kPreserve;
   p.nan_result = NanResult::kPropagate;
   p.all_nan_min_max = AllNanMinMax::kIdentity;
-  p.float_equality = FloatEquality::kBitwise;
+  p.float_equality = FloatEquality::kUnorderedWithLast;
   p.inactive_read = InactiveRead::kLaneValue;
   p.signed_division = SignedDivision::kAllOnes;
   p.fuse_multiply_add = false;

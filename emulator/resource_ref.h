@@ -109,6 +109,38 @@ Uint<N> ToIndex(const Lanes<I, N>& index) {
   else return Uint<N>(index);
 }
 
+/// Whether index[t] == index[0] + t for every thread t < N and all of [index[0], index[0] + N)
+/// is in bounds: a gather or scatter through such an index is a contiguous copy (the common
+/// `buf[DispatchThreadID.x]`). One vector compare per N / lanes threads.
+template <int N>
+bool IsConsecutiveInBounds(const Uint<N>& index, uint64_t count) {
+  const uint32_t first = index.lane(0);
+  if (uint64_t(first) + uint64_t(N) > count) return false;
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  const auto step = hn::Iota(d, first);
+  auto mismatch = hn::FirstN(d, 0);
+  for (int i = 0; i + L <= N; i += L)
+    mismatch = hn::Or(mismatch, hn::Not(hn::Eq(hn::Load(d, index.data() + i),
+                                                 hn::Add(step, hn::Set(d, uint32_t(i))))));
+  if constexpr (N % L != 0) {
+    constexpr int i = N / L * L;
+    mismatch = hn::Or(mismatch, hn::AndNot(hn::Eq(hn::Load(d, index.data() + i),
+                                                    hn::Add(step, hn::Set(d, uint32_t(i)))),
+                                             hn::FirstN(d, size_t(N - i))));
+  }
+  return hn::AllFalse(d, mismatch);
+}
+
+/// The element pointer of a run of consecutive in-bounds scalar elements, or nullptr when the
+/// binding's elements are not packed scalars of E (a struct member, a raw view).
+template <class E>
+E* PackedBase(const MemoryBinding& m) {
+  if constexpr (!kIsSimdType<E>) return nullptr;
+  if (m.stride != sizeof(E) || m.offset != 0 || !m.base) return nullptr;
+  return reinterpret_cast<E*>(m.base);
+}
+
 }  // namespace detail
 
 template <class E, int N>
@@ -257,9 +289,26 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// Masked gather.
   value_type Load() const {
     value_type r{};
+    const Mask<N> mask = CurrentMask<N>();
+    if constexpr (kIsSimdType<E>) {
+      // Fast path: consecutive in-bounds indices are one contiguous read (inactive threads'
+      // elements are in bounds too, and masked off afterwards).
+      if (E* base = detail::PackedBase<E>(binding_);
+          base && detail::IsConsecutiveInBounds(index_, binding_.count)) {
+        const E* src = base + index_.lane(0);
+        if (mask.IsAll()) {
+          std::memcpy(r.data(), src, sizeof(E) * N);
+        } else {
+          value_type all{NoInit{}};
+          std::memcpy(all.data(), src, sizeof(E) * N);
+          r.AssignMasked(all, mask);
+        }
+        return r;
+      }
+    }
     uint64_t oob = 0;
     int first = -1;
-    CurrentMask<N>().ForEach([&](int t) {
+    mask.ForEach([&](int t) {
       const uint32_t i = index_.lane(t);
       if (binding_.InBounds(i)) {
         E e;
@@ -276,9 +325,23 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
 
   /// Masked scatter.
   void Store(const value_type& v) const {
+    const Mask<N> mask = CurrentMask<N>();
+    if constexpr (kIsSimdType<E>) {
+      if (E* base = detail::PackedBase<E>(binding_)) {
+        if (mask.IsAll()) {
+          // Every thread writes the element after its left neighbour's: one contiguous copy.
+          if (detail::IsConsecutiveInBounds(index_, binding_.count)) {
+            std::memcpy(base + index_.lane(0), v.data(), sizeof(E) * N);
+            return;
+          }
+        } else if (StoreInBounds(base, v, mask)) {
+          return;
+        }
+      }
+    }
     uint64_t oob = 0;
     int first = -1;
-    CurrentMask<N>().ForEach([&](int t) {
+    mask.ForEach([&](int t) {
       const uint32_t i = index_.lane(t);
       if (binding_.InBounds(i)) {
         const E e = GetLane<E, N>(v, t);
@@ -337,6 +400,33 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   const Uint<N>& index() const { return index_; }
 
  private:
+  /// Scatter of a partially active group whose active threads all index in bounds (the append
+  /// pattern `list[start + WavePrefixCountBits(pred)] = x` under if_(pred)): one vector bounds
+  /// check, then one store per active thread with no per-thread branch, in ascending thread
+  /// order so the highest thread's write stays. (Compressing the active values first and
+  /// copying runs of consecutive indices measured slower here: the free-ID kernel's runs are a
+  /// wave's free lanes, a few elements each, and Zen 4 stalls on the compressed buffer.)
+  /// Returns false, having written nothing, when some active index is out of bounds.
+  bool StoreInBounds(E* base, const value_type& v, const Mask<N>& mask) const {
+    const hn::ScalableTag<uint32_t> du;
+    constexpr int LU = int(hn::MaxLanes(du));
+    if constexpr (LU % 8 != 0) {
+      return false;
+    } else {
+      auto out_of_bounds = hn::FirstN(du, 0);
+      const auto count = hn::Set(du, uint32_t(binding_.count));  // count <= UINT32_MAX
+      for (int i = 0; i < Uint<N>::kPadded; i += LU)
+        out_of_bounds = hn::Or(out_of_bounds,
+                               hn::And(hn::LoadMaskBits(du, mask.bytes() + i / 8),
+                                       hn::Not(hn::Lt(hn::Load(du, index_.data() + i), count))));
+      if (!hn::AllFalse(du, out_of_bounds)) return false;
+      const uint32_t* idx = index_.data();
+      const E* val = v.data();
+      mask.ForEach([&](int t) { base[idx[t]] = val[t]; });
+      return true;
+    }
+  }
+
   MemoryBinding binding_;
   Uint<N> index_;
 };

@@ -53,13 +53,16 @@ struct WaveSlice {
 
 /// The lanes of wave `wave` (of size W) that are set in `m`.
 template <int N>
-WaveLanes LanesOfWave(const Mask<N>& m, int wave, int W) {
+inline WaveLanes LanesOfWave(const Mask<N>& m, int wave, int W) {
   WaveLanes r;
   const int first = wave * W;
-  const int present = std::min(W, N - first);
   if (W <= 64) {
-    r.word[0] = m.Bits64(first, present);
-  } else {
+    // Bits at or beyond N are zero, so W bits hold exactly the present lanes.
+    r.word[0] = m.Bits64(first, W);
+    return r;
+  }
+  const int present = std::min(W, N - first);
+  {
     r.word[0] = m.Bits64(first, std::min(64, present));
     if (present > 64) r.word[1] = m.Bits64(first + 64, present - 64);
   }

@@ -7,6 +7,7 @@
 
 #include "emulator/emulator.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <type_traits>
@@ -161,7 +162,11 @@ C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
     const int lane = w.lanes.First();
     if (lane < 0) return;
     const auto v = x.lane(w.first_thread + lane);
-    for (int l = 0; l < w.lanes_present; ++l) r.set_lane(w.first_thread + l, v);
+    if constexpr (requires { r.data(); }) {
+      std::fill_n(r.data() + w.first_thread, w.lanes_present, v);  // vector stores
+    } else {
+      for (int l = 0; l < w.lanes_present; ++l) r.set_lane(w.first_thread + l, v);
+    }
   });
   return r;
 }

@@ -20,7 +20,7 @@ namespace detail {
 template <class T>
 bool MatchEqual(T a, T b, FloatEquality eq) {
   if constexpr (kIsFloatLike<T>) {
-    if (eq == FloatEquality::kBitwise) {
+    if (eq != FloatEquality::kOrdered) {  // kBitwise, kUnorderedWithLast
       if constexpr (std::is_same_v<T, half>) return a.bits() == b.bits();
       else if constexpr (sizeof(T) == 4)
         return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);

@@ -277,14 +277,20 @@ T MinMaxWave(const T* x, const WaveLanes& lanes, int present, const WaveFloatPol
 /// gives false, +0 == -0).
 template <class T>
 bool AllEqualWave(const T* x, const WaveLanes& lanes, int present, FloatEquality eq) {
-  const int first = lanes.First();
-  const T ref = x[first];
+  int ref_lane = lanes.First();
+  if constexpr (kIsFloatLike<T>) {
+    if (eq == FloatEquality::kUnorderedWithLast)
+      lanes.ForEach([&](int l) { if (l < present) ref_lane = l; });
+  }
+  const T ref = x[ref_lane];
   bool same = true;
   lanes.ForEach([&](int l) {
     if (l >= present) return;
     const T v = x[l];
     if constexpr (kIsFloatLike<T>) {
-      if (eq == FloatEquality::kBitwise) {
+      if (eq == FloatEquality::kUnorderedWithLast) {
+        same &= v == ref || std::isnan(float(v)) || std::isnan(float(ref));
+      } else if (eq == FloatEquality::kBitwise) {
         if constexpr (std::is_same_v<T, half>) same &= v.bits() == ref.bits();
         else if constexpr (sizeof(T) == 4) same &= std::bit_cast<uint32_t>(v) == std::bit_cast<uint32_t>(ref);
         else same &= std::bit_cast<uint64_t>(v) == std::bit_cast<uint64_t>(ref);

@@ -8,6 +8,7 @@
 #include "emulator/emulator.h"
 #include "intrinsics/wave_reduce.h"
 
+#include <bit>
 #include <cstdint>
 
 namespace waveemu {
@@ -93,11 +94,29 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
 /// For each lane, how many lanes below it in its wave have x true and are in `mask`.
 template <int N>
 Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
-  Uint<N> r;
-  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
-    for (int lane = 0; lane < w.lanes_present; ++lane)
-      r.set_lane(w.first_thread + lane, uint32_t(w.lanes.CountBelow(lane)));
-  });
+  const Mask<N> bits = x.mask() & mask;
+  Uint<N> r{NoInit{}};
+  // Vector popcounts, one vector of threads at a time. A vector's threads lie in one 32-bit half
+  // of a mask word; thread t counts the set bits of that half below bit t % 32 and, when its
+  // wave is narrower than 32, at or above its wave's first bit; waves of 64 or 128 add the
+  // lower half and (upper 64 lanes of a wave of 128) the wave's lower word, as scalars.
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
+  const auto one = hn::Set(d, 1u);
+  const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
+  for (int t0 = 0; t0 < Uint<N>::kPadded; t0 += L) {
+    const uint64_t word = bits.word(t0 >> 6);
+    const uint32_t half = uint32_t(word >> (t0 & 32));
+    const auto bit = hn::Iota(d, uint32_t(t0 & 31));
+    const auto below = hn::Sub(hn::Shl(one, bit), one);
+    const auto before_wave = hn::Sub(hn::Shl(one, hn::And(bit, wave_start)), one);
+    uint32_t base = 0;
+    if (W >= 64 && (t0 & 32)) base += uint32_t(std::popcount(uint32_t(word)));
+    if (W == 128 && (t0 & 64)) base += uint32_t(std::popcount(bits.word((t0 >> 6) - 1)));
+    const auto counted = hn::AndNot(before_wave, hn::And(hn::Set(d, half), below));
+    hn::Store(hn::Add(hn::PopulationCount(counted), hn::Set(d, base)), d, r.data() + t0);
+  }
   return r;
 }
 

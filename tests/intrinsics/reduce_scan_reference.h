@@ -254,7 +254,7 @@ T MinMaxWave(bool is_max, const Arr<T, N>& x, const Mask<N>& mask, int wave, int
 }
 
 /// "All active lanes have the same value": bits under kBitwise, == (NaN never equal, +0 == -0)
-/// under kOrdered.
+/// under kOrdered, unordered-or-equal against the last active lane under kUnorderedWithLast.
 template <class T, int N>
 bool AllEqualWave(const Arr<T, N>& x, const Mask<N>& mask, int wave, int W,
                   const DeviceProfile& prof) {
@@ -262,6 +262,13 @@ bool AllEqualWave(const Arr<T, N>& x, const Mask<N>& mask, int wave, int W,
   for (int t : active) {
     const T a = x[active[0]], b = x[t];
     if constexpr (kFloat<T>) {
+      if (prof.float_equality == FloatEquality::kUnorderedWithLast) {
+        // Each lane against the LAST active lane; a NaN on either side counts as equal.
+        const T last = x[active.back()];
+        const bool either_nan = std::isnan(double(b)) || std::isnan(double(last));
+        if (!either_nan && !(b == last)) return false;
+        continue;
+      }
       if (prof.float_equality == FloatEquality::kBitwise ? BitsOf(a) != BitsOf(b) : !(a == b))
         return false;
     } else if (a != b) {

@@ -259,7 +259,7 @@ TEST_CASE("Min/max pick -0 for min and +0 for max on a zero tie, in either lane 
 
 // ------------------------------ FloatEquality
 
-TEST_CASE("FloatEquality: AllEqual on all-NaN lanes is true bitwise (lavapipe), false ordered") {
+TEST_CASE("FloatEquality: AllEqual on all-NaN lanes is true bitwise, false ordered") {
   const Float<kN> nans(std::bit_cast<float>(0x7fc00001u));
   const Float<kN> zeros = Floats({0.0f, -0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f});
   const Double<kN> dnans(std::bit_cast<double>(0x7ff8000000000001ull));
@@ -271,7 +271,9 @@ TEST_CASE("FloatEquality: AllEqual on all-NaN lanes is true bitwise (lavapipe), 
     dnan_eq = WaveActiveAllEqual(dnans);
     hzero_eq = WaveActiveAllEqual(hzeros);
   };
-  InWave(LavapipeProfile(), run);
+  DeviceProfile bitwise = SpecProfile();
+  bitwise.float_equality = FloatEquality::kBitwise;
+  InWave(bitwise, run);
   CHECK(nan_eq.lane(0));
   CHECK(dnan_eq.lane(0));
   CHECK_FALSE(zero_eq.lane(0));  // +0 and -0 differ in bits
@@ -282,6 +284,26 @@ TEST_CASE("FloatEquality: AllEqual on all-NaN lanes is true bitwise (lavapipe), 
     CHECK_FALSE(dnan_eq.lane(0));
     CHECK(zero_eq.lane(0));  // +0 == -0
     CHECK(hzero_eq.lane(0));
+  }
+}
+
+TEST_CASE("FloatEquality::kUnorderedWithLast (lavapipe): each lane against the last, NaN equal") {
+  // The six cases of tests/pipelines/probe_float_equality, where lavapipe gave 1 1 1 1 0 1.
+  const float nan = std::bit_cast<float>(0x7fc00001u), nan2 = std::bit_cast<float>(0x7fc00002u);
+  const Float<kN> cases[] = {
+      Float<kN>(nan),                                   // the same NaN everywhere
+      Floats({0.0f, -0.0f, 0.0f, -0.0f, 0, 0, 0, 0}),   // +0 and -0
+      Floats({nan, nan2, nan, nan2, nan, nan2, nan, nan2}),  // NaNs with distinct payloads
+      Floats({1, 1, 1, nan, 1, 1, 1, 1}),               // one NaN among ones
+      Floats({nan, 1, 2, 3, 4, 5, 6, 7}),               // NaN first, distinct values
+      Floats({0, 1, 2, 3, 4, 5, 6, nan}),               // NaN last: everything equals it
+  };
+  const bool want[] = {true, true, true, true, false, true};
+  for (int i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    Bool<kN> eq;
+    InWave(LavapipeProfile(), [&] { eq = WaveActiveAllEqual(cases[i]); });
+    CHECK(eq.lane(0) == want[i]);
   }
 }
 

@@ -38,7 +38,7 @@ Lanes128 SetOf(const std::array<uint32_t, 4>& m) {
 template <class T>
 bool RefEqual(T a, T b, FloatEquality eq) {
   if constexpr (kIsFloatLike<T>) {
-    if (eq == FloatEquality::kBitwise) return BitsOf(a) == BitsOf(b);
+    if (eq != FloatEquality::kOrdered) return BitsOf(a) == BitsOf(b);  // WaveMatch: bits
     return float(a) == float(b) || double(a) == double(b);
   } else {
     return a == b;

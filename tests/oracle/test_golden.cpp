@@ -69,12 +69,9 @@ struct KnownDifference {
   std::vector<int> slots;
   const char* why;
 };
-const std::vector<KnownDifference> kKnownDifferences = {
-    {"lavapipe", "probe_float_equality", {1, 2, 3, 5},
-     "Mesa 22.3 llvmpipe's vote_feq compares every active lane with the LAST active lane by LLVM "
-     "fcmp ueq (unordered or equal: a NaN on either side counts as equal, +0 == -0); "
-     "FloatEquality has no such policy (kBitwise gives 1 0 0 0 0 0, lavapipe 1 1 1 1 0 1)"},
-};
+// Empty since FloatEquality::kUnorderedWithLast models lavapipe's AllEqual (it once listed
+// probe_float_equality slots 1, 2, 3, 5 here).
+const std::vector<KnownDifference> kKnownDifferences = {};
 
 const KnownDifference* FindKnown(const std::string& device, const std::string& probe) {
   for (const auto& k : kKnownDifferences)
