@@ -290,7 +290,9 @@ TEST_CASE("WaveActiveAllEqual of a vector gives one bool per component") {
   v.y.set_lane(5, 2.0f);
   for (int t = 0; t < N; ++t) v.z.set_lane(t, t % 2 ? -0.0f : 0.0f);
   Bool3<N> r;
-  RunGroup<N>(8, [&] { r = WaveActiveAllEqual(v); }, LavapipeProfile());
+  DeviceProfile bitwise = SpecProfile();
+  bitwise.float_equality = FloatEquality::kBitwise;
+  RunGroup<N>(8, [&] { r = WaveActiveAllEqual(v); }, bitwise);
   for (int t = 0; t < N; ++t) {
     CHECK(r.x.lane(t));
     CHECK(r.y.lane(t) == (t >= 8));  // wave 0 holds lane 5
