@@ -1,7 +1,8 @@
-// intrinsics.h -- every HLSL wave and quad intrinsic, plus the execution model.
+// intrinsics.h -- every HLSL wave, quad and pixel intrinsic, plus the execution model.
 #pragma once
 
 #include "emulator/emulator.h"
+#include "intrinsics/pixel.h"
 #include "intrinsics/quad.h"
 #include "intrinsics/wave_broadcast.h"
 #include "intrinsics/wave_multi.h"
