@@ -16,6 +16,9 @@ namespace waveemu {
 enum class ReductionOrder {
   kSequential,  // lane order, active lanes only: ((x0 + x1) + x2) + ...
   kButterfly,   // xor butterfly, offsets 1, 2, 4, ...; inactive lanes contribute the identity
+  kCompactedHillisSteele,  // the active lanes renumbered 0..k-1, inclusive Hillis-Steele scan over
+                           // them (offsets 1, 2, 4, ...), its last element; equals kButterfly on
+                           // a full wave (measured on NVIDIA: docs/nvidia_float_order.md)
 };
 
 /// Order of float exclusive scans (WavePrefixSum/Product, WaveMultiPrefixSum/Product).
@@ -23,6 +26,8 @@ enum class ScanOrder {
   kSequential,   // running value in lane order over active lanes
   kHillisSteele, // inclusive Hillis-Steele scan (offsets 1, 2, 4, ...) with the identity in
                  // inactive lanes, shifted up by one lane
+  kCompactedHillisSteele,  // the same over the active lanes renumbered 0..k-1: active lane a_i
+                           // gets element i-1 (NVIDIA, docs/nvidia_float_order.md)
 };
 
 /// Float denormals as inputs and results of wave reductions and scans.
@@ -115,8 +120,8 @@ inline DeviceProfile NvidiaProfile() {
   DeviceProfile p;
   p.name = "nvidia";
   p.wave_size = 32;
-  p.reduction_order = ReductionOrder::kButterfly;
-  p.scan_order = ScanOrder::kHillisSteele;
+  p.reduction_order = ReductionOrder::kCompactedHillisSteele;
+  p.scan_order = ScanOrder::kCompactedHillisSteele;
   p.wave_denormals = DenormMode::kFlushToZero;
   p.nan_result = NanResult::kCanonical;
   p.all_nan_min_max = AllNanMinMax::kCanonical;

@@ -1,7 +1,8 @@
 // nvidia_float_order.h -- the order in which NVIDIA (H100, Vulkan, driver 580, wave 32) combines
 // float lanes in WaveActiveSum/Product and WavePrefixSum/Product under any mask: a Hillis-Steele
-// scan over the *compacted* active lanes (docs/nvidia_float_order.md has the evidence). Not yet
-// included by anything; wave_reduce.h / wave_scan.h will dispatch here for the nvidia profile.
+// scan over the *compacted* active lanes (docs/nvidia_float_order.md has the evidence).
+// wave_reduce.h and wave_scan.h dispatch here for ReductionOrder/ScanOrder::kCompactedHillisSteele
+// (the nvidia profile) and include this file at their end.
 #pragma once
 
 #include "intrinsics/wave_reduce.h"

@@ -183,12 +183,19 @@ T ReduceWaveInt(const T* x, const WaveLanes& lanes, int present) {
 ///  - kButterfly: xor butterfly over all W lanes with the identity in lanes not set, offsets
 ///    1, 2, ..., W/2. Lane 0's value is returned (it is the pairwise tree
 ///    T(block) = T(lower half) op T(upper half)); every lane's value has the same bits unless NaN
-///    payloads differ.
+///    payloads differ;
+///  - kCompactedHillisSteele (NVIDIA): see intrinsics/nvidia_float_order.h.
 /// Inputs and every intermediate result are flushed under kFlushToZero (float only); a NaN
 /// result is encoded per NanResult.
 template <class Op, class T>
+T ReduceWaveFloatCompacted(const T* x, const WaveLanes& lanes, int present, int W,
+                           const WaveFloatPolicy& p);  // intrinsics/nvidia_float_order.h
+
+template <class Op, class T>
 T ReduceWaveFloat(const T* x, const WaveLanes& lanes, int present, int W,
                   const WaveFloatPolicy& p) {
+  if (p.reduction_order == ReductionOrder::kCompactedHillisSteele)
+    return ReduceWaveFloatCompacted<Op>(x, lanes, present, W, p);
   const DenormMode dm = p.denormals;
   if (p.reduction_order == ReductionOrder::kSequential) {
     T acc = Op::template Identity<T>();
@@ -608,3 +615,6 @@ Bool<N> WaveActiveMax(const Bool<N>&) {
 }
 
 }  // namespace waveemu
+
+// The NVIDIA order needs CombineFloat and friends above, so its definitions come last.
+#include "intrinsics/nvidia_float_order.h"  // IWYU pragma: keep

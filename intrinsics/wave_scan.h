@@ -41,12 +41,21 @@ void ScanWaveInt(const T* x, const WaveLanes& lanes, int present, T* out) {
 ///    order; the identity when there is none;
 ///  - kHillisSteele: inclusive Hillis-Steele scan over all W lanes with the identity in lanes not
 ///    set (offsets 1, 2, 4, ..., v[l] = v[l - d] op v[l] for l >= d), then shifted up one lane:
-///    out[l] = v[l - 1], out[0] = the identity.
+///    out[l] = v[l - 1], out[0] = the identity;
+///  - kCompactedHillisSteele (NVIDIA): see intrinsics/nvidia_float_order.h.
 /// Inputs and every intermediate result are flushed under kFlushToZero (float only); NaN outputs
 /// are encoded per NanResult. Writes out[l] for every l < present, set or not.
 template <class Op, class T>
+void ScanWaveFloatCompacted(const T* x, const WaveLanes& lanes, int present, int W,
+                            const WaveFloatPolicy& p, T* out);  // intrinsics/nvidia_float_order.h
+
+template <class Op, class T>
 void ScanWaveFloat(const T* x, const WaveLanes& lanes, int present, int W,
                    const WaveFloatPolicy& p, T* out) {
+  if (p.scan_order == ScanOrder::kCompactedHillisSteele) {
+    ScanWaveFloatCompacted<Op>(x, lanes, present, W, p, out);
+    return;
+  }
   const DenormMode dm = p.denormals;
   const T id = Op::template Identity<T>();
   if (p.scan_order == ScanOrder::kSequential) {

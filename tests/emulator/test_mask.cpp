@@ -80,7 +80,8 @@ TEST_CASE("Mask::Bits64 extracts one wave's lanes, shifted to bit 0") {
 TEST_CASE("Profiles are found by name, and an unknown name is refused with the known ones") {
   CHECK(waveemu::ProfileByName("spec").wave_size == 32);
   CHECK(waveemu::ProfileByName("lavapipe").wave_size == 8);
-  CHECK(waveemu::ProfileByName("nvidia").reduction_order == waveemu::ReductionOrder::kButterfly);
+  CHECK(waveemu::ProfileByName("nvidia").reduction_order ==
+        waveemu::ReductionOrder::kCompactedHillisSteele);
   CHECK_THROWS_WITH_AS(waveemu::ProfileByName("amd"),
                        "unknown device profile 'amd' (known: spec, lavapipe, nvidia)",
                        waveemu::UsageError);

@@ -152,6 +152,22 @@ int WaveCount(int W) {
   return (N + W - 1) / W;
 }
 
+/// NVIDIA's order (docs/nvidia_float_order.md): the active lanes renumbered 0..k-1, then an
+/// inclusive Hillis-Steele scan over just those k values (step d: element i >= d takes
+/// element[i-d] op element[i], all from the previous step). Returns the k scanned values.
+template <class T, int N>
+std::vector<T> CompactedInclusive(Op op, const Arr<T, N>& x, const Mask<N>& mask, int wave,
+                                  int W, bool ftz) {
+  std::vector<T> v;
+  for (int t : ActiveThreads(mask, wave, W)) v.push_back(Ftz(x[t], ftz));
+  for (size_t d = 1; d < v.size(); d *= 2) {
+    std::vector<T> next = v;
+    for (size_t i = d; i < v.size(); ++i) next[i] = Ftz(Apply(op, v[i - d], v[i]), ftz);
+    v = next;
+  }
+  return v;
+}
+
 /// "The sum/product/... of the values of all active lanes in the wave" (spec), in the profile's
 /// order: sequential lane order, or (floats under kButterfly) every lane combining with lane^d for
 /// d = 1, 2, ..., W/2, inactive lanes holding the identity.
@@ -167,6 +183,9 @@ T ReduceWave(Op op, const Arr<T, N>& x, const Mask<N>& mask, int wave, int W,
       r = first ? v : Ftz(Apply(op, r, v), ftz);
       first = false;
     }
+  } else if (prof.reduction_order == ReductionOrder::kCompactedHillisSteele) {
+    const std::vector<T> v = CompactedInclusive(op, x, mask, wave, W, ftz);
+    r = v.back();
   } else {
     std::vector<T> v(W);
     for (int l = 0; l < W; ++l) {
@@ -202,6 +221,14 @@ void ScanWave(Op op, const Arr<T, N>& x, const Mask<N>& mask, int wave, int W,
       }
       out[active[i]] = i == 0 ? acc : EncodeNan(acc, prof);
     }
+    return;
+  }
+  if (prof.scan_order == ScanOrder::kCompactedHillisSteele) {
+    const std::vector<int> active = ActiveThreads(mask, wave, W);
+    if (active.empty()) return;
+    const std::vector<T> v = CompactedInclusive(op, x, mask, wave, W, ftz);
+    for (size_t i = 0; i < active.size(); ++i)
+      out[active[i]] = i == 0 ? Identity<T>(op) : EncodeNan(v[i - 1], prof);
     return;
   }
   std::vector<T> v(W);
