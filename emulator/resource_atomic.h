@@ -101,7 +101,7 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
                             const Lanes<T, N>& value, const Lanes<T, N>& compare) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
-  const Mask<N> active = CurrentMask<N>();
+  const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
   const bool device = dest.binding().space == MemorySpace::kDevice;
   Lanes<T, N> original(T(0));
   uint64_t oob = 0;
@@ -129,7 +129,7 @@ Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& de
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   using U = std::make_unsigned_t<T>;
-  const Mask<N> active = CurrentMask<N>();
+  const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
   Lanes<T, N> original(T(0));
   if (active.Empty()) return original;
   T* p = dest.Target();
@@ -214,10 +214,10 @@ void AssignOriginal(O&& out, const Lanes<T, N>& result) {
   }
 }
 
-/// The number of active threads of the running group (all of one thread outside a dispatch).
+/// The number of active non-helper threads of the running group (one outside a dispatch).
 inline int ActiveThreadCount() {
   GroupBase* g = GroupBase::Current();
-  return g ? g->ActiveCount() : 1;
+  return g ? g->WriteActiveCount() : 1;
 }
 
 /// An atomic whose destination, value and original_value are all uniform: each active thread

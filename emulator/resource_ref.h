@@ -79,11 +79,11 @@ inline void RecordOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t thr
   }
 }
 
-/// Whether any thread of the running group is active (true outside a dispatch): a uniform-index
-/// write reached with no active thread (every thread returned) does nothing.
+/// Whether any thread of the running group may write (true outside a dispatch): a uniform-index
+/// write reached with no active non-helper thread (every thread returned) does nothing.
 inline bool AnyThreadActive() {
   GroupBase* g = GroupBase::Current();
-  return !g || g->AnyActive();
+  return !g || g->WriteActiveCount() > 0;
 }
 
 template <class T>
@@ -323,9 +323,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
 
-  /// Masked scatter.
+  /// Masked scatter (helper lanes write nothing).
   void Store(const value_type& v) const {
-    const Mask<N> mask = CurrentMask<N>();
+    const Mask<N> mask = CurrentWriteMask<N>();
     if constexpr (kIsSimdType<E>) {
       if (E* base = detail::PackedBase<E>(binding_)) {
         if (mask.IsAll()) {
@@ -464,7 +464,7 @@ class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
   /// Per-thread value: the last active thread in thread order wins.
   template <int N>
   void Store(const PerThreadOf<E, N>& v) const {
-    const Mask<N> active = CurrentMask<N>();
+    const Mask<N> active = CurrentWriteMask<N>();
     int last = -1;
     active.ForEach([&](int t) { last = t; });
     if (last < 0) return;

@@ -504,7 +504,7 @@ class RWByteAddressBuffer : public detail::RawCore {
     uint64_t oob = 0;
     int first = -1;
     bool reported = false;
-    CurrentMask<N>().ForEach([&](int t) {
+    CurrentWriteMask<N>().ForEach([&](int t) {
       const uint32_t a = Align<N>(addr.lane(t), detail::RawAlignment<E>(), t, reported);
       if (!WriteBytes(a, GetLane<E, N>(value, t)) && oob++ == 0) first = t;
     });
@@ -517,7 +517,7 @@ class RWByteAddressBuffer : public detail::RawCore {
     uint64_t oob = 0;
     int first = -1;
     bool reported = false;
-    CurrentMask<N>().ForEach([&](int t) {
+    CurrentWriteMask<N>().ForEach([&](int t) {
       const uint32_t a = Align<N>(addr.lane(t), 4, t, reported);
       uint32_t w[C];
       for (int c = 0; c < C; ++c) w[c] = value[c].lane(t);

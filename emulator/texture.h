@@ -640,7 +640,7 @@ class TextureRef {
     return r;
   }
   const TextureRef& operator=(const PerThreadOf<T, N>& value) const {
-    CurrentMask<N>().ForEach(
+    CurrentWriteMask<N>().ForEach(
         [&](int t) { tex_->Write(x_.lane(t), y_.lane(t), GetLane<T, N>(value, t)); });
     return *this;
   }

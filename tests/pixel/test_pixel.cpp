@@ -410,9 +410,8 @@ TEST_CASE("discard outside a pixel shader is an error") {
   CHECK_THROWS_AS(RunGroup<4>(4, [] { discard<4>(); }), KernelError);
 }
 
-// Buffer writes and atomics of helper lanes must have no effect (D3D11.3 §16.13). The resource
-// headers still mask stores with CurrentMask (helpers included); once they use CurrentWriteMask
-// this test passes: then remove should_fail.
+// Buffer writes and atomics of helper lanes must have no effect (D3D11.3 §16.13): the resource
+// headers mask side effects with CurrentWriteMask (active and not helper).
 namespace {
 struct StoreShader {
   static constexpr int N = 4;
@@ -423,7 +422,7 @@ struct StoreShader {
 };
 }  // namespace
 
-TEST_CASE("a buffer store from a helper lane has no effect" * doctest::should_fail()) {
+TEST_CASE("a buffer store from a helper lane has no effect") {
   std::vector<uint32_t> data(4, 0);
   RWStructuredBuffer<uint32_t> buf{std::span<uint32_t>(data)};
   PixelDispatch(StoreShader{&buf}, ThreeOfFour());
@@ -522,8 +521,8 @@ struct AtomicShader {
 };
 }  // namespace
 
-// As above: atomics of helper lanes must do nothing; resource_atomic.h still uses CurrentMask.
-TEST_CASE("an atomic from a helper lane has no effect" * doctest::should_fail()) {
+// As above: atomics of helper lanes do nothing.
+TEST_CASE("an atomic from a helper lane has no effect") {
   std::vector<uint32_t> data(1, 0);
   RWStructuredBuffer<uint32_t> buf{std::span<uint32_t>(data)};
   PixelDispatch(AtomicShader{&buf}, ThreeOfFour());
