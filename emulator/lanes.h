@@ -202,6 +202,7 @@ inline constexpr bool kDependentFalse = false;
 template <int N>
 class Bool {
  public:
+  static constexpr int kSize = N;
   Bool() = default;
   Bool(bool value) : bits_(value ? Mask<N>::All() : Mask<N>()) {}  // NOLINT: broadcast
   static Bool FromMask(const Mask<N>& m) {
@@ -237,6 +238,10 @@ class Bool {
   const Mask<N>& mask() const { return bits_; }
   bool lane(int t) const { return bits_.Test(t); }
   void set_lane(int t, bool on) { bits_.Set(t, on); }
+  /// Writes every thread, whatever the execution mask (building a value, not assigning one).
+  void AssignMasked(const Bool& other, const Mask<N>& mask) {
+    bits_ = AndNot(bits_, mask) | (other.bits_ & mask);
+  }
 
   friend Bool operator&(const Bool& a, const Bool& b) { return FromMask(a.bits_ & b.bits_); }
   friend Bool operator|(const Bool& a, const Bool& b) { return FromMask(a.bits_ | b.bits_); }

@@ -120,8 +120,9 @@ inline constexpr bool kIsVectorPart = requires { std::remove_cvref_t<P>::kCompon
 /// a later assignment to a variable is masked.
 template <class L>
 void SetUnmasked(L& dst, const L& src) {
-  std::destroy_at(&dst);
-  std::construct_at(&dst, src);
+  // A plain copy of all threads. (Destroying and placement-constructing the member instead made
+  // GenerateMipsCS crash in a wild memcpy at -O3 with GCC 12, not under the sanitizers.)
+  dst.AssignMasked(src, Mask<L::kSize>::All());
 }
 
 template <int C, int... I>
