@@ -18,7 +18,9 @@ namespace waveemu::examples {
 
 /// What an append buffer holds before the dispatch; no kernel writes it, so an entry that still
 /// holds it was not written.
-inline constexpr uint32_t kUnwritten = 0xdeadbeefu;
+// Named apart from niagara_free_ids' kUnwritten: two inline variables of one name in one
+// namespace are one variable to the linker, and the first definition linked would win.
+inline constexpr uint32_t kUnwrittenItem = 0xdeadbeefu;
 
 /// Thread groups that cover `count` threads, kThreads per group.
 template <int kThreads>
@@ -36,7 +38,7 @@ uint32_t WavesFor(uint32_t groups, int W) {
 
 struct CompactedAppendResult {
   uint32_t size = 0;             // bufferSize[0] after the dispatch
-  std::vector<uint32_t> buffer;  // kUnwritten where nothing was written
+  std::vector<uint32_t> buffer;  // kUnwrittenItem where nothing was written
   DispatchResult dispatch;
 };
 
@@ -48,7 +50,7 @@ CompactedAppendResult RunCompactedAppend(std::span<const uint32_t> input,
                                          const DispatchOptions& options, size_t capacity = 0) {
   CompactedAppendResult r;
   std::vector<uint32_t> size(1, 0u);
-  r.buffer.assign(capacity ? capacity : input.size(), kUnwritten);
+  r.buffer.assign(capacity ? capacity : input.size(), kUnwrittenItem);
   CompactedAppendKernel<kThreads, kAsWritten> kernel;
   kernel.Input = StructuredBuffer<uint32_t>(input);
   kernel.bufferSize = RWStructuredBuffer<uint32_t>(std::span<uint32_t>(size));
@@ -63,7 +65,7 @@ CompactedAppendResult RunCompactedAppend(std::span<const uint32_t> input,
 
 struct OrderedAppendResult {
   uint32_t size = 0;          // bufferSize[0] after the dispatch
-  std::vector<uint2> buffer;  // `capacity` items, (kUnwritten, kUnwritten) where not written
+  std::vector<uint2> buffer;  // `capacity` items, (kUnwrittenItem, kUnwrittenItem) where not written
   DispatchResult dispatch;
 };
 
@@ -75,7 +77,7 @@ OrderedAppendResult RunOrderedAppend(std::span<const uint32_t> counts,
                                      const DispatchOptions& options) {
   OrderedAppendResult r;
   std::vector<uint32_t> size(1, 0u);
-  r.buffer.assign(capacity, uint2{kUnwritten, kUnwritten});
+  r.buffer.assign(capacity, uint2{kUnwrittenItem, kUnwrittenItem});
   OrderedAppendKernel<kThreads, kAsWritten> kernel;
   kernel.ItemCounts = StructuredBuffer<uint32_t>(counts);
   kernel.Input = StructuredBuffer<uint32_t>(data);

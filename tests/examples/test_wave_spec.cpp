@@ -105,7 +105,7 @@ void CheckCompactedAppend(const std::vector<uint32_t>& input, const std::string&
     std::sort(sorted_want.begin(), sorted_want.end());
     CHECK(got == sorted_want);
     CHECK(std::all_of(r.buffer.begin() + r.size, r.buffer.end(),
-                      [](uint32_t v) { return v == kUnwritten; }));
+                      [](uint32_t v) { return v == kUnwrittenItem; }));
     // The spec: "keeps the output data for each lane in this wave together in the output
     // buffer", in lane order (laneAppendOffset counts the lanes below). Values are distinct,
     // so each one's position says where its lane wrote.
@@ -209,7 +209,7 @@ void CheckOrderedAppend(const OrderedInput& in) {
     std::sort(got.begin(), got.end());
     std::sort(sorted_want.begin(), sorted_want.end());
     CHECK(got == sorted_want);
-    for (size_t i = r.size; i < r.buffer.size(); ++i) CHECK(r.buffer[i].x == kUnwritten);
+    for (size_t i = r.size; i < r.buffer.size(); ++i) CHECK(r.buffer[i].x == kUnwrittenItem);
     // Inside a wave: lane after lane, each lane's items in order, with no gap
     // (laneAppendOffset = WavePrefixSum of the counts below).
     std::map<std::pair<uint32_t, uint32_t>, size_t> position;

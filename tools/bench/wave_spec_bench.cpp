@@ -126,7 +126,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
     }
 #if WAVEEMU_HAVE_VULKAN_BACKEND
     if (!cfg.no_vulkan) {
-      const std::vector<uint32_t> fill(threads, kUnwritten), zero(4, 0);
+      const std::vector<uint32_t> fill(threads, kUnwrittenItem), zero(4, 0);
       row.vulkan = MeasureVulkan(
           cfg,
           SpecPipeline("compacted_append", groups, wave, uint32_t(threads),
@@ -173,7 +173,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
     }
 #if WAVEEMU_HAVE_VULKAN_BACKEND
     if (!cfg.no_vulkan) {
-      const std::vector<uint32_t> fill(2 * items.size(), kUnwritten), zero(4, 0);
+      const std::vector<uint32_t> fill(2 * items.size(), kUnwrittenItem), zero(4, 0);
       row.vulkan = MeasureVulkan(
           cfg,
           SpecPipeline("ordered_append", groups, wave, uint32_t(threads),
