@@ -61,35 +61,6 @@ void ScanWaveFloatCompacted(const T* x, const WaveLanes& lanes, int present, int
   }
 }
 
-/// Per-thread WaveActiveSum/Product (ProductOp/SumOp) results over each wave's lanes in `mask`,
-/// NVIDIA order; threads outside `mask` keep a default value.
-template <class Op, class T, int N>
-Lanes<T, N> ActiveReduceCompacted(const Lanes<T, N>& x, const Mask<N>& mask, int W,
-                                  const WaveFloatPolicy& p) {
-  Lanes<T, N> r;
-  ForEachWave(mask, W, [&](const WaveSlice& w) {
-    if (!w.lanes.Any()) return;
-    const T v = ReduceWaveFloatCompacted<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present,
-                                             W, p);
-    for (int l = 0; l < w.lanes_present; ++l) r.data()[w.first_thread + l] = v;
-  });
-  return r;
-}
-
-/// Per-thread WavePrefixSum/Product results within each wave over the lanes in `mask`, NVIDIA
-/// order.
-template <class Op, class T, int N>
-Lanes<T, N> ExclusiveScanCompacted(const Lanes<T, N>& x, const Mask<N>& mask, int W,
-                                   const WaveFloatPolicy& p) {
-  Lanes<T, N> r;
-  ForEachWave(mask, W, [&](const WaveSlice& w) {
-    if (!w.lanes.Any()) return;
-    ScanWaveFloatCompacted<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present, W, p,
-                               r.data() + w.first_thread);
-  });
-  return r;
-}
-
 }  // namespace core
 
 }  // namespace waveemu

@@ -3,6 +3,7 @@
 // (tests/golden/nvidia/probe_order/, README there): every slot and wave of probe_order, and the
 // sum/product/prefix slots of wave_float and wave_double; plus one hand-worked case.
 #include "intrinsics/nvidia_float_order.h"
+#include "intrinsics/wave_scan.h"
 #include "tests/support/check_lanes.h"
 
 #include <doctest/doctest.h>
@@ -170,7 +171,8 @@ TEST_CASE("under three active lanes the sum is x[a0] + (x[a1] + x[a2]), not a fo
   CHECK(test::BitsOf(out[20]) == test::BitsOf(16777216.0f));  // 2^24 + 1 rounds to even
 }
 
-TEST_CASE("per-thread wrappers broadcast the reduction and place each wave's scan at its threads") {
+TEST_CASE("the nvidia policy reaches the compacted order through the per-thread cores Reduce and "
+          "ExclusiveScan, which broadcast the reduction and place each wave's scan") {
   Mask<kThreads> mask;
   std::array<float, kThreads> v{};
   for (int t = 0; t < kThreads; ++t) {
@@ -178,8 +180,8 @@ TEST_CASE("per-thread wrappers broadcast the reduction and place each wave's sca
     mask.Set(t, t % 3 == 1);
   }
   const Lanes<float, kThreads> x(v);
-  const auto red = ActiveReduceCompacted<SumOp>(x, mask, kW, Nvidia());
-  const auto pre = ExclusiveScanCompacted<SumOp>(x, mask, kW, Nvidia());
+  const auto red = Reduce<SumOp>(x, mask, kW, Nvidia());
+  const auto pre = ExclusiveScan<SumOp>(x, mask, kW, Nvidia());
   // Small integers: every order is exact, so a scalar loop gives the expected values.
   for (int w = 0; w < 2; ++w) {
     float total = 0, running = 0;
