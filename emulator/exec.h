@@ -219,8 +219,6 @@ class GroupState final : public GroupBase {
     }
     return m;
   }
-  /// `saved` minus the threads that escaped: kept for code written against the first version.
-  Mask<N> Reconverge(const Mask<N>& saved) const { return AndNot(saved, escaped()); }
 
   // ------------------------------ frames
   void PushFrame(FrameKind kind) {

@@ -328,15 +328,13 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     const Mask<N> mask = CurrentWriteMask<N>();
     if constexpr (kIsSimdType<E>) {
       if (E* base = detail::PackedBase<E>(binding_)) {
-        if (mask.IsAll()) {
-          // Every thread writes the element after its left neighbour's: one contiguous copy.
-          if (detail::IsConsecutiveInBounds(index_, binding_.count)) {
-            std::memcpy(base + index_.lane(0), v.data(), sizeof(E) * N);
-            return;
-          }
-        } else if (StoreInBounds(base, v, mask)) {
+        // Every thread writes the element after its left neighbour's: one contiguous copy.
+        if (mask.IsAll() && detail::IsConsecutiveInBounds(index_, binding_.count)) {
+          std::memcpy(base + index_.lane(0), v.data(), sizeof(E) * N);
           return;
         }
+        // Any other shape with every writing thread in bounds: one bounds check, no branches.
+        if (StoreInBounds(base, v, mask)) return;
       }
     }
     uint64_t oob = 0;
