@@ -3,6 +3,7 @@
 // Bool under if_ in every mask pattern.
 #include "emulator/emulator.h"
 #include "tests/support/check_lanes.h"
+#include "tests/support/half_reference.h"
 #include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
 
@@ -134,7 +135,7 @@ template <class T>
 T RefFloat(T a, T b, char op) {
   if constexpr (std::is_same_v<T, half>) {
     const double x = float(a), y = float(b);
-    return half(op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y);
+    return test::RoundToHalf(op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y);
   } else {
     volatile T x = a, y = b;  // volatile: keep each operation a single rounding
     return op == '+' ? T(x + y) : op == '-' ? T(x - y) : op == '*' ? T(x * y) : T(x / y);
@@ -144,7 +145,8 @@ T RefFloat(T a, T b, char op) {
 /// HLSL % on floats: fmod (result has the dividend's sign); exact, so one rounding.
 template <class T>
 T RefFmod(T a, T b) {
-  if constexpr (std::is_same_v<T, half>) return half(std::fmod(double(float(a)), double(float(b))));
+  if constexpr (std::is_same_v<T, half>)
+    return test::RoundToHalf(std::fmod(double(float(a)), double(float(b))));
   else return std::fmod(a, b);
 }
 

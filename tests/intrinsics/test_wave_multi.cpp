@@ -5,6 +5,7 @@
 #include "intrinsics/wave_query.h"
 #include "tests/intrinsics/lane_values.h"
 #include "tests/support/check_lanes.h"
+#include "tests/support/half_reference.h"
 #include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
 
@@ -79,11 +80,18 @@ void SweepMatch(int W) {
 
 // ------------------------------ multi-prefix sweep
 
+/// A half result rounded from its exact double value (half_reference.h); NaNs keep half's own
+/// payload rule (`fallback`), pinned down by other tests.
+inline half HalfRef(double exact, half fallback) {
+  return std::isnan(exact) ? fallback : test::RoundToHalf(exact);
+}
+
 struct SumRef {
   static constexpr const char* kName = "WaveMultiPrefixSum";
   template <class T> static T Identity() { return T(0); }
   template <class T> static T Apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return T(uint64_t(a) + uint64_t(b));  // wraps
+    else if constexpr (std::is_same_v<T, half>) return HalfRef(double(float(a)) + float(b), a + b);
     else return T(a + b);
   }
   template <class V, int N> static auto Call(const V& v, const Uint4<N>& m) {
@@ -95,6 +103,7 @@ struct ProductRef {
   template <class T> static T Identity() { return T(1); }
   template <class T> static T Apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return T(uint64_t(a) * uint64_t(b));  // wraps
+    else if constexpr (std::is_same_v<T, half>) return HalfRef(double(float(a)) * float(b), a * b);
     else return T(a * b);
   }
   template <class V, int N> static auto Call(const V& v, const Uint4<N>& m) {
