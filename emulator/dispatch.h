@@ -54,6 +54,18 @@ constexpr int ThreadsPerGroup() {
   return int(K::numthreads.x * K::numthreads.y * K::numthreads.z);
 }
 
+/// The SM 6.6 quad layout of compute groups (HLSL_SM_6_6_Derivatives, "Thread Groups and
+/// Quads"): numthreads(X, 1, 1) with X % 4 == 0 uses 1-D quads (four consecutive
+/// SV_GroupIndex, returned as 0); X and Y both even use 2-D quads, 2x2 blocks of
+/// SV_GroupThreadID (returned as X, the row width). Other shapes have no defined quads in
+/// HLSL (derivatives there are a compile error); waveemu keeps the 1-D grouping for them.
+template <class K>
+constexpr int QuadRowWidth() {
+  constexpr uint3 n = K::numthreads;
+  if (n.y == 1 && n.z == 1) return 0;
+  return n.x % 2 == 0 && n.y % 2 == 0 ? int(n.x) : 0;
+}
+
 /// The wave size a dispatch of K runs at, or a UsageError naming the conflict.
 template <class K>
 int ResolveWaveSize(const DispatchOptions& options) {
@@ -137,6 +149,7 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
   ParallelForGroups(count, options.deterministic, options.max_threads,
                     [&](uint64_t begin, uint64_t end) {
                       GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
+                      state.set_quad_row_width(QuadRowWidth<K>());
                       ScopedGroup<N> scope(state);
                       for (uint64_t g = begin; g < end; ++g) {
                         const uint3 gid{uint32_t(g % groups.x),

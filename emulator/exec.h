@@ -86,6 +86,21 @@ inline GroupBase& CurrentGroupBase(const char* what) {
   return *g;
 }
 
+/// Quads of a group (pixel quads; SM 6.6 compute layouts). `row_width` 0: thread t is in the
+/// quad of threads (t & ~3) + 0..3; X > 0: the 2-D layout of numthreads(X, Y, Z), X and Y even,
+/// where thread t = (z*Y + y)*X + x is in the 2x2 block at (x & ~1, y & ~1) of its z slice.
+/// Quad index i (0..3) is (0,0) (1,0) (0,1) (1,1). The thread may lie past the group's end.
+constexpr int QuadThread(int t, int i, int row_width) {
+  if (row_width == 0) return (t & ~3) + i;
+  const int x0 = (t % row_width) & ~1, y0 = (t / row_width) & ~1;
+  return (y0 + (i >> 1)) * row_width + x0 + (i & 1);
+}
+/// Quad index (0..3) of thread t in its quad.
+constexpr int QuadIndex(int t, int row_width) {
+  if (row_width == 0) return t & 3;
+  return ((t % row_width) & 1) | (((t / row_width) & 1) << 1);
+}
+
 template <int N>
 class GroupState final : public GroupBase {
  public:
@@ -187,22 +202,15 @@ class GroupState final : public GroupBase {
   /// dispatch; compute groups leave it off and discard is an error there).
   bool pixel_shader() const { return pixel_shader_; }
   void set_pixel_shader(bool on) { pixel_shader_ = on; }
-  /// How derivatives and quad reads group threads: 0 means thread t is in the quad of threads
-  /// (t & ~3) + 0..3 in quad index order (pixel quads, SM 6.6 1-D compute layout); X > 0 means
-  /// the SM 6.6 2-D compute layout of numthreads(X, Y, 1), X and Y even: thread y*X + x is in the
-  /// quad {(x0,y0), (x0+1,y0), (x0,y0+1), (x0+1,y0+1)}, x0 = x & ~1, y0 = y & ~1.
+  /// How derivatives and quad reads group threads (QuadThread's `row_width`): 0 for pixel quads
+  /// and the SM 6.6 1-D compute layout, numthreads.x for the 2-D layout. Dispatch sets it from
+  /// numthreads (QuadRowWidth in dispatch.h).
   int quad_row_width() const { return quad_row_width_; }
   void set_quad_row_width(int x) { quad_row_width_ = x; }
   /// Thread of quad index i (0..3: (0,0) (1,0) (0,1) (1,1)) in thread t's quad, or -1 when the
   /// group has no such thread.
   int QuadMember(int t, int i) const {
-    int m;
-    if (quad_row_width_ == 0) {
-      m = (t & ~3) + i;
-    } else {
-      const int x0 = (t % quad_row_width_) & ~1, y0 = (t / quad_row_width_) & ~1;
-      m = (y0 + (i >> 1)) * quad_row_width_ + x0 + (i & 1);
-    }
+    const int m = QuadThread(t, i, quad_row_width_);
     return m < N ? m : -1;
   }
   /// Threads that returned from the kernel: off for the rest of the group.

@@ -2,6 +2,7 @@
 // scalar loop, wave-size resolution ([WaveSize] exact and ranges, profile defaults, errors),
 // deterministic and parallel modes, max_threads, and exceptions reaching the caller.
 #include "emulator/emulator.h"
+#include "intrinsics/quad.h"
 
 #include <doctest/doctest.h>
 
@@ -81,6 +82,57 @@ void CheckSystemValues(uint3 grid, bool deterministic) {
 }
 
 }  // namespace
+
+// ------------------------------ SM 6.6 compute quad layout
+
+namespace {
+
+/// Writes, per thread, the SV_GroupIndex that QuadReadAcrossX and QuadReadAcrossY return.
+template <uint32_t X, uint32_t Y, uint32_t Z>
+struct QuadLayoutKernel {
+  static constexpr uint3 numthreads{X, Y, Z};
+  static constexpr int N = int(X * Y * Z);
+  RWStructuredBuffer<uint32_t> across_x, across_y;
+  void main(SV_GroupIndex<N> gi) const {
+    across_x[gi] = QuadReadAcrossX(Uint<N>(gi));
+    across_y[gi] = QuadReadAcrossY(Uint<N>(gi));
+  }
+};
+
+/// The partner threads by HLSL_SM_6_6_Derivatives' rule, from SV_GroupThreadID: 2-D quads
+/// (X and Y even, not a single row) flip bit 0 of x or y; 1-D quads (numthreads(X,1,1), X % 4
+/// == 0) are four consecutive indices in the order (0,0) (1,0) (0,1) (1,1), so X flips bit 0 and
+/// Y flips bit 1 of SV_GroupIndex.
+template <uint32_t X, uint32_t Y, uint32_t Z>
+void CheckQuadLayout(bool two_d) {
+  using K = QuadLayoutKernel<X, Y, Z>;
+  std::vector<uint32_t> ax(K::N, 0xFFFFFFFFu), ay(K::N, 0xFFFFFFFFu);
+  Dispatch(K{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(ax)},
+             RWStructuredBuffer<uint32_t>{std::span<uint32_t>(ay)}},
+           uint3{1, 1, 1});
+  for (uint32_t tz = 0; tz < Z; ++tz)
+    for (uint32_t ty = 0; ty < Y; ++ty)
+      for (uint32_t tx = 0; tx < X; ++tx) {
+        const uint32_t gi = (tz * Y + ty) * X + tx;
+        const uint32_t want_x = two_d ? (tz * Y + ty) * X + (tx ^ 1u) : gi ^ 1u;
+        const uint32_t want_y = two_d ? (tz * Y + (ty ^ 1u)) * X + tx : gi ^ 2u;
+        CHECK_MESSAGE(ax[gi] == want_x, "numthreads(" << X << "," << Y << "," << Z << ") thread "
+                                                      << gi << " QuadReadAcrossX");
+        CHECK_MESSAGE(ay[gi] == want_y, "numthreads(" << X << "," << Y << "," << Z << ") thread "
+                                                      << gi << " QuadReadAcrossY");
+      }
+}
+
+}  // namespace
+
+TEST_CASE("Dispatch uses SM 6.6 1-D quads for numthreads(X,1,1) and 2-D quads for even X and Y") {
+  CHECK(QuadRowWidth<QuadLayoutKernel<16, 1, 1>>() == 0);
+  CHECK(QuadRowWidth<QuadLayoutKernel<4, 4, 1>>() == 4);
+  CheckQuadLayout<16, 1, 1>(false);
+  CheckQuadLayout<4, 4, 1>(true);
+  CheckQuadLayout<8, 2, 1>(true);
+  CheckQuadLayout<2, 4, 3>(true);  // Z > 1: quads stay inside each z slice
+}
 
 // ------------------------------ system values
 
