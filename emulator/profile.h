@@ -3,8 +3,11 @@
 //
 // A profile is plain data so users can build their own. The built-in ones are `spec` (the
 // default: deterministic rules, undefined values poisoned and reported), `lavapipe` and `nvidia`
-// (measured on real drivers; see docs/quick_reference.md for what each policy does).
+// (measured on real drivers; see docs/quick_reference.md for what each policy does). The
+// texture sampler's device parameters are a SamplerModel (docs/textures.md).
 #pragma once
+
+#include "emulator/format.h"
 
 #include <string>
 #include <string_view>
@@ -74,6 +77,31 @@ enum class SwitchDefaultGrouping {
   kPerValue,   // one group per distinct selector value, in ascending order of first thread
 };
 
+// ------------------------------------------------------------------------------------------------
+// The sampler model: what D3D leaves to the implementation in SampleLevel and in format
+// conversions (semantics.md §4.1, §4.2). Measured per device by tests/pipelines/probe_sampler_*
+// (docs/textures.md).
+
+/// How a float texel coordinate becomes fixed point.
+enum class FixedRounding : uint8_t { kNearestEven, kFloor };
+/// How the four bilinear taps combine: D3D's Σ texel·wU·wV, or two lerps along U then one
+/// along V (a·(1−w) + b·w), which some hardware does.
+enum class FilterArithmetic : uint8_t { kWeightedSum, kLerpUThenV };
+
+/// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
+/// ideal rules.
+struct SamplerModel {
+  int subtexel_bits = 8;  // fraction bits of the fixed-point texel coordinate (D3D: ≥ 8)
+  FixedRounding coordinate_rounding = FixedRounding::kNearestEven;  // float -> fixed (D3D: RNE)
+  bool quantise_weights = true;  // weights are k / 2^bits; false: the float fraction itself
+  int lod_fraction_bits = 8;     // LOD as 8.8 fixed point (D3D §7.18.10)
+  FilterArithmetic arithmetic = FilterArithmetic::kWeightedSum;
+  UnormRounding unorm_rounding = UnormRounding::kHalfUp;  // float -> UNORM/sRGB stores
+  HalfRounding half_rounding = HalfRounding::kNearestEven;  // float -> R16G16B16A16_FLOAT stores
+
+  bool operator==(const SamplerModel&) const = default;
+};
+
 struct DeviceProfile {
   std::string name;
   int wave_size = 32;
@@ -88,6 +116,7 @@ struct DeviceProfile {
   SwitchDefaultGrouping switch_default = SwitchDefaultGrouping::kPerTarget;
   bool fuse_multiply_add = false;  // whether mad() contracts a*b+c into one rounding
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
+  SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
 
 /// The default profile: deterministic choices, every undefined point poisoned and reported.

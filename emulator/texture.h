@@ -5,7 +5,7 @@
 // RWTexture2D). Per-thread coordinates gather/scatter for active threads only; out-of-bounds
 // reads give 0 and writes are dropped (D3D), counted on the resource and on the dispatch.
 // Filtering follows D3D11.3 §7.18 (semantics.md §4.1); the device-dependent parts (sub-texel
-// bits, rounding, weight quantisation) are a SamplerModel.
+// bits, rounding, weight quantisation) are the dispatch profile's SamplerModel (docs/textures.md).
 #pragma once
 
 #include "emulator/error.h"
@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -30,30 +31,13 @@
 namespace waveemu {
 
 // ------------------------------------------------------------------------------------------------
-// The sampler model: what D3D leaves to the implementation (semantics.md §4.1, §4.2).
+// Which sampler model a view uses (SamplerModel lives in profile.h: it is device data).
 
-/// How a float texel coordinate becomes fixed point.
-enum class FixedRounding : uint8_t { kNearestEven, kFloor };
-/// How the four bilinear taps combine: D3D's Σ texel·wU·wV, or two lerps along U then one
-/// along V (a·(1−w) + b·w), which some hardware does.
-enum class FilterArithmetic : uint8_t { kWeightedSum, kLerpUThenV };
-
-/// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
-/// ideal rules. Belongs in DeviceProfile as `SamplerModel sampler;` (see the report of issue 6);
-/// until then each texture view carries one (TextureOptions).
-struct SamplerModel {
-  int subtexel_bits = 8;  // fraction bits of the fixed-point texel coordinate (D3D: ≥ 8)
-  FixedRounding coordinate_rounding = FixedRounding::kNearestEven;  // float -> fixed (D3D: RNE)
-  bool quantise_weights = true;  // weights are k / 2^bits; false: the float fraction itself
-  int lod_fraction_bits = 8;     // LOD as 8.8 fixed point (D3D §7.18.10)
-  FilterArithmetic arithmetic = FilterArithmetic::kWeightedSum;
-  UnormRounding unorm_rounding = UnormRounding::kHalfUp;  // float -> UNORM/sRGB stores
-  HalfRounding half_rounding = HalfRounding::kNearestEven;  // float -> R16G16B16A16_FLOAT stores
-};
-
-/// What a view is created with (the dispatch-independent setting until profiles carry it).
+/// What a view is created with. Without `model`, SampleLevel and stores inside a dispatch use the
+/// dispatch profile's `sampler`, and host calls outside a dispatch the D3D defaults
+/// (`SamplerModel{}`); with it, that model everywhere (tests, a what-if run).
 struct TextureOptions {
-  SamplerModel model{};
+  std::optional<SamplerModel> model{};
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -413,6 +397,20 @@ std::array<C, 4> SplitTexel(const T& e) {
   return a;
 }
 
+/// The model a view with override `o` uses in a group of N threads: the override, else the running
+/// dispatch's profile, else (host code outside a dispatch) the D3D defaults.
+template <int N>
+const SamplerModel& ModelFor(const std::optional<SamplerModel>& o) {
+  if (o) return *o;
+  if (const GroupState<N>* g = GroupState<N>::Current()) return g->profile().sampler;
+  static const SamplerModel kDefaults{};
+  return kDefaults;
+}
+inline const SamplerModel& HostModel(const std::optional<SamplerModel>& o) {
+  static const SamplerModel kDefaults{};
+  return o ? *o : kDefaults;
+}
+
 inline MemoryBinding CountingBinding(const Texture2DResource& tex, const char* kind) {
   return MemoryBinding{nullptr, 0, 1, 0, MemorySpace::kDevice, &tex.counters(), kind};
 }
@@ -456,7 +454,8 @@ class Texture2D {
     texture_detail::CheckFormat<T>(view, "Texture2D");
   }
 
-  const SamplerModel& model() const { return model_; }
+  /// The explicit model of TextureOptions, if any (otherwise the dispatch profile's is used).
+  const std::optional<SamplerModel>& model_override() const { return model_; }
 
   // ------------------------------ GetDimensions
   void GetDimensions(uint32_t& width, uint32_t& height) const {
@@ -500,17 +499,20 @@ class Texture2D {
   PerThreadOf<T, N> SampleLevel(const SamplerState& s, const Float2<N>& uv, const L& lod) const {
     static_assert(!texture_detail::kUintTexel<T>, "SampleLevel needs a float texture");
     const Lanes<float, N> lods(lod);  // HLSL converts the uint/float LOD to float
+    const SamplerModel& model = texture_detail::ModelFor<N>(model_);
     PerThreadOf<T, N> r{};
     CurrentMask<N>().ForEach([&](int t) {
-      auto texel = SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s, model_,
+      auto texel = SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s, model,
                                     uv.x.lane(t), uv.y.lane(t), lods.lane(t));
       SetLane<T, N>(r, t, texture_detail::MakeTexel<T>(texel));
     });
     return r;
   }
+  /// One thread (host code): the override or the D3D defaults.
   T SampleLevel(const SamplerState& s, const float2& uv, float lod) const {
-    return texture_detail::MakeTexel<T>(
-        SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s, model_, uv.x, uv.y, lod));
+    return texture_detail::MakeTexel<T>(SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s,
+                                                         texture_detail::HostModel(model_), uv.x,
+                                                         uv.y, lod));
   }
 
  private:
@@ -547,7 +549,7 @@ class Texture2D {
   const Texture2DResource* tex_ = nullptr;
   Format view_ = Format::R32G32B32A32_FLOAT;
   uint32_t first_mip_ = 0, mip_count_ = 0;
-  SamplerModel model_{};
+  std::optional<SamplerModel> model_{};
 };
 
 template <class T, int N>
@@ -607,8 +609,12 @@ class RWTexture2D {
       return texture_detail::MakeTexel<T>(tex_->ReadUint(mip_, x, y));
     else return texture_detail::MakeTexel<T>(tex_->ReadFloat(mip_, x, y, view_));
   }
-  /// One thread's store; out of bounds is dropped and counted.
+  /// One thread's store; out of bounds is dropped and counted. `model` rounds float -> UNORM,
+  /// sRGB and half (host code: the override or the D3D defaults).
   void Write(uint32_t x, uint32_t y, const T& value) const {
+    Write(x, y, value, texture_detail::HostModel(model_));
+  }
+  void Write(uint32_t x, uint32_t y, const T& value, const SamplerModel& model) const {
     if (!tex_->InBounds(mip_, x, y)) {
       detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "RWTexture2D"),
                                 AccessKind::kWrite, 1, 0, x);
@@ -616,14 +622,17 @@ class RWTexture2D {
     }
     if constexpr (texture_detail::kUintTexel<T>)
       tex_->WriteUint(mip_, x, y, texture_detail::SplitTexel<uint32_t>(value));
-    else tex_->WriteFloat(mip_, x, y, texture_detail::SplitTexel<float>(value), view_, model_);
+    else tex_->WriteFloat(mip_, x, y, texture_detail::SplitTexel<float>(value), view_, model);
   }
+
+  /// The explicit model of TextureOptions, if any (otherwise the dispatch profile's is used).
+  const std::optional<SamplerModel>& model_override() const { return model_; }
 
  private:
   Texture2DResource* tex_ = nullptr;
   Format view_ = Format::R32G32B32A32_FLOAT;
   uint32_t mip_ = 0;
-  SamplerModel model_{};
+  std::optional<SamplerModel> model_{};
 };
 
 /// tex[pos] on an RWTexture2D: reads as the per-thread texel, assignment is a masked store
@@ -640,8 +649,9 @@ class TextureRef {
     return r;
   }
   const TextureRef& operator=(const PerThreadOf<T, N>& value) const {
+    const SamplerModel& model = texture_detail::ModelFor<N>(tex_->model_override());
     CurrentWriteMask<N>().ForEach(
-        [&](int t) { tex_->Write(x_.lane(t), y_.lane(t), GetLane<T, N>(value, t)); });
+        [&](int t) { tex_->Write(x_.lane(t), y_.lane(t), GetLane<T, N>(value, t), model); });
     return *this;
   }
   template <class E>

@@ -4,6 +4,8 @@
 #include "emulator/dispatch.h"
 #include "emulator/texture.h"
 #include "examples/generate_mips/sampler_probe.h"
+#include "intrinsics/intrinsics.h"
+#include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
 
@@ -172,4 +174,41 @@ TEST_CASE("the sampler probe reads back round(i / 16) / 256 with 8 bits, ties to
   coarse.coordinate_rounding = FixedRounding::kFloor;
   const auto c = RunProbe(coarse);
   for (int i = 0; i < 4096; i += 17) CHECK(c[size_t(i)] == float(std::floor(i / 256.0) / 16.0));
+}
+
+// ------------------------------------------------------------------------------------------------
+// The sampler model comes from the dispatch's device profile.
+
+TEST_CASE("inside a dispatch SampleLevel and UNORM stores use the profile's sampler model unless the view overrides it") {
+  const auto t = Row4();
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  DeviceProfile coarse = SpecProfile();
+  coarse.sampler.subtexel_bits = 4;
+  coarse.sampler.unorm_rounding = UnormRounding::kNearestEven;
+  constexpr int N = 8;
+  // u = 0.3: u*4 - 0.5 = 0.70000005 -> 8 bits: 179/256; 4 bits: 11/16 (worked above).
+  auto sample = [&](const DeviceProfile& profile, TextureOptions options) {
+    float got = -1.0f;
+    test::RunGroup<N>(N, [&] {
+      Texture2D<float> view(t, options);
+      Float<N> r = view.SampleLevel(s, Float2<N>(Float<N>(0.3f), Float<N>(0.5f)), 0.0f);
+      got = r.lane(3);
+    }, profile);
+    return got;
+  };
+  CHECK(sample(SpecProfile(), {}) == 10.0f * 179.0f / 256.0f);
+  CHECK(sample(coarse, {}) == 10.0f * 11.0f / 16.0f);
+  CHECK(sample(coarse, TextureOptions{SamplerModel{}}) == 10.0f * 179.0f / 256.0f);
+  // 0x1.010102p-9 * 255 is exactly 0.5 in float: half up stores 1, nearest-even 0.
+  auto store = [&](const DeviceProfile& profile) {
+    Texture2DResource u(Format::R8G8B8A8_UNORM, 8, 1);
+    test::RunGroup<N>(N, [&] {
+      RWTexture2D<float4> out(u);
+      Uint2<N> pos(WaveGetLaneIndex<N>(), Uint<N>(0u));
+      out[pos] = Float4<N>(Float<N>(0x1.010102p-9f), Float<N>(0.0f), Float<N>(0.0f), Float<N>(1.0f));
+    }, profile);
+    return uint8_t(std::lround(u.ReadFloat(0, 5, 0, u.format())[0] * 255.0f));
+  };
+  CHECK(store(SpecProfile()) == 1);
+  CHECK(store(coarse) == 0);
 }
