@@ -5,6 +5,7 @@
 
 #include "tools/waveemu/hlsl_compile.h"
 #include "tools/waveemu/spirv_rewrite.h"
+#include "tools/waveemu/vulkan_context.h"
 
 #include <fmt/format.h>
 #include <vulkan/vulkan.h>
@@ -19,148 +20,11 @@
 #include <memory>
 #include <set>
 
-// LeakSanitizer (the debug preset) reports memory that lavapipe's LLVM JIT never frees, with
-// stacks it cannot symbolise after the driver is unloaded: Vulkan work runs with LSan disabled
-// on this thread, so the reports stay about our code.
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#define WAVEEMU_IGNORE_DRIVER_LEAKS() __lsan::ScopedDisabler ignore_driver_leaks
-#else
-#define WAVEEMU_IGNORE_DRIVER_LEAKS() (void)0
-#endif
-
 namespace waveemu::oracle {
+
+using namespace vk;  // the shared plumbing (vulkan_context.h)
+
 namespace {
-
-using Kind = VulkanBackendError::Kind;
-
-constexpr const char* kNoDeviceHint =
-    "for a CPU device install Debian's mesa-vulkan-drivers (lavapipe, "
-    "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json); VK_DRIVER_FILES selects ICDs";
-
-// A Vulkan structure with its sType set and every other member zero.
-template <class T>
-T Make(VkStructureType type) {
-  T v{};
-  v.sType = type;
-  return v;
-}
-
-// ------------------------------ errors
-const char* VkResultName(VkResult r) {
-  switch (r) {
-#define WAVEEMU_CASE(x) case x: return #x;
-    WAVEEMU_CASE(VK_SUCCESS)
-    WAVEEMU_CASE(VK_NOT_READY)
-    WAVEEMU_CASE(VK_TIMEOUT)
-    WAVEEMU_CASE(VK_EVENT_SET)
-    WAVEEMU_CASE(VK_EVENT_RESET)
-    WAVEEMU_CASE(VK_INCOMPLETE)
-    WAVEEMU_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
-    WAVEEMU_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    WAVEEMU_CASE(VK_ERROR_INITIALIZATION_FAILED)
-    WAVEEMU_CASE(VK_ERROR_DEVICE_LOST)
-    WAVEEMU_CASE(VK_ERROR_MEMORY_MAP_FAILED)
-    WAVEEMU_CASE(VK_ERROR_LAYER_NOT_PRESENT)
-    WAVEEMU_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
-    WAVEEMU_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
-    WAVEEMU_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
-    WAVEEMU_CASE(VK_ERROR_TOO_MANY_OBJECTS)
-    WAVEEMU_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    WAVEEMU_CASE(VK_ERROR_FRAGMENTED_POOL)
-    WAVEEMU_CASE(VK_ERROR_UNKNOWN)
-    WAVEEMU_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
-    WAVEEMU_CASE(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-    WAVEEMU_CASE(VK_ERROR_FRAGMENTATION)
-    WAVEEMU_CASE(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
-    WAVEEMU_CASE(VK_PIPELINE_COMPILE_REQUIRED)
-    WAVEEMU_CASE(VK_ERROR_INVALID_SHADER_NV)
-#undef WAVEEMU_CASE
-    default: return "VK_RESULT_UNKNOWN";
-  }
-}
-
-void Check(VkResult r, const char* call, const std::string& what = {}) {
-  if (r == VK_SUCCESS) return;
-  std::string msg = fmt::format("{} failed: {} ({})", call, VkResultName(r), int(r));
-  if (!what.empty()) msg += fmt::format(" while {}", what);
-  throw VulkanBackendError(Kind::kVulkanCall, msg, call, VkResultName(r));
-}
-
-std::string VersionText(uint32_t v) {
-  return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v),
-                     VK_API_VERSION_PATCH(v));
-}
-
-std::string DriverVersionText(uint32_t vendor, uint32_t v) {
-  if (vendor == 0x10de)  // NVIDIA packs 10.8.8.6 bits
-    return fmt::format("{}.{}.{}.{}", (v >> 22) & 0x3ff, (v >> 14) & 0xff, (v >> 6) & 0xff,
-                       v & 0x3f);
-  return VersionText(v);
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// ------------------------------ names
-const char* DeviceTypeName(VkPhysicalDeviceType t) {
-  switch (t) {
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
-    default: return "other";
-  }
-}
-
-struct SubgroupFeature {
-  VkSubgroupFeatureFlagBits bit;
-  const char* name;
-  uint32_t capability;  // the SPIR-V capability that needs it
-};
-constexpr SubgroupFeature kSubgroupFeatures[] = {
-    {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic", 61},
-    {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote", 62},
-    {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic", 63},
-    {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot", 64},
-    {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle", 65},
-    {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative", 66},
-    {VK_SUBGROUP_FEATURE_CLUSTERED_BIT, "clustered", 67},
-    {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad", 68},
-    {VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV, "partitioned_nv", 5297},
-};
-
-std::vector<std::string> StageNames(VkShaderStageFlags s) {
-  static const std::pair<VkShaderStageFlagBits, const char*> kStages[] = {
-      {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
-      {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT, "tessellation_control"},
-      {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "tessellation_evaluation"},
-      {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
-      {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
-      {VK_SHADER_STAGE_COMPUTE_BIT, "compute"},
-      {VK_SHADER_STAGE_TASK_BIT_EXT, "task"},
-      {VK_SHADER_STAGE_MESH_BIT_EXT, "mesh"},
-      {VK_SHADER_STAGE_RAYGEN_BIT_KHR, "raygen"},
-      {VK_SHADER_STAGE_ANY_HIT_BIT_KHR, "any_hit"},
-      {VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR, "closest_hit"},
-      {VK_SHADER_STAGE_MISS_BIT_KHR, "miss"},
-      {VK_SHADER_STAGE_INTERSECTION_BIT_KHR, "intersection"},
-      {VK_SHADER_STAGE_CALLABLE_BIT_KHR, "callable"},
-  };
-  std::vector<std::string> out;
-  for (auto [bit, name] : kStages)
-    if (s & bit) out.push_back(name);
-  return out;
-}
-
-std::vector<std::string> OperationNames(VkSubgroupFeatureFlags f) {
-  std::vector<std::string> out;
-  for (const SubgroupFeature& sf : kSubgroupFeatures)
-    if (f & sf.bit) out.push_back(sf.name);
-  return out;
-}
 
 const char* KindName(ResourceKind k) {
   switch (k) {
@@ -313,267 +177,6 @@ std::string FormatName(VkFormat f) {
   };
   auto it = kNames.find(f);
   return it != kNames.end() ? it->second : fmt::format("VkFormat({})", int(f));
-}
-
-// ------------------------------ Session: every Vulkan object of one run, destroyed in reverse
-// order. After a fence timeout the GPU may still use them, so `abandoned` leaks them instead.
-struct Session {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  uint32_t instance_api = VK_API_VERSION_1_0;
-  std::vector<std::string> validation_messages;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  std::vector<VkBuffer> buffers;
-  std::vector<VkDeviceMemory> memories;
-  std::vector<VkBufferView> views;
-  std::vector<VkDescriptorSetLayout> set_layouts;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-  VkShaderModule module = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkCommandPool command_pool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-  bool abandoned = false;
-
-  Session() = default;
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
-  ~Session() {
-    if (abandoned) return;
-    if (device) {
-      vkDeviceWaitIdle(device);
-      if (fence) vkDestroyFence(device, fence, nullptr);
-      if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
-      if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
-      if (module) vkDestroyShaderModule(device, module, nullptr);
-      if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-      if (pool) vkDestroyDescriptorPool(device, pool, nullptr);
-      for (VkDescriptorSetLayout l : set_layouts) vkDestroyDescriptorSetLayout(device, l, nullptr);
-      for (VkBufferView v : views) vkDestroyBufferView(device, v, nullptr);
-      for (VkBuffer b : buffers) vkDestroyBuffer(device, b, nullptr);
-      for (VkDeviceMemory m : memories) vkFreeMemory(device, m, nullptr);  // unmaps too
-      vkDestroyDevice(device, nullptr);
-    }
-    if (messenger) {
-      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-          vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-      if (destroy) destroy(instance, messenger, nullptr);
-    }
-    if (instance) vkDestroyInstance(instance, nullptr);
-  }
-};
-
-VKAPI_ATTR VkBool32 VKAPI_CALL OnValidationMessage(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
-    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-  if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-    const std::string msg = fmt::format("vulkan validation: {}", data->pMessage);
-    std::cerr << msg << '\n';
-    static_cast<std::vector<std::string>*>(user)->push_back(msg);
-  }
-  return VK_FALSE;
-}
-
-bool ValidationRequested(bool option) {
-  const char* env = std::getenv("WAVEEMU_VULKAN_VALIDATION");
-  return option || (env && *env && std::string(env) != "0");
-}
-
-void CreateInstance(Session& s, bool validation, std::vector<std::string>* notes) {
-  uint32_t loader_api = VK_API_VERSION_1_0;
-  auto enumerate_version = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
-      vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
-  if (enumerate_version) enumerate_version(&loader_api);
-  if (loader_api < VK_API_VERSION_1_1)
-    throw VulkanBackendError(Kind::kNoDevice, fmt::format(
-        "the Vulkan loader supports only Vulkan {}; the oracle needs 1.1 (subgroup operations)",
-        VersionText(loader_api)));
-  s.instance_api = std::min<uint32_t>(loader_api, VK_API_VERSION_1_3);
-
-  std::vector<const char*> layers, extensions;
-  if (validation) {
-    uint32_t n = 0;
-    vkEnumerateInstanceLayerProperties(&n, nullptr);
-    std::vector<VkLayerProperties> available(n);
-    vkEnumerateInstanceLayerProperties(&n, available.data());
-    const bool found = std::any_of(available.begin(), available.end(), [](const auto& l) {
-      return std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
-    });
-    if (found) {
-      layers.push_back("VK_LAYER_KHRONOS_validation");
-      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-    } else if (notes) {
-      notes->push_back("validation was asked for but VK_LAYER_KHRONOS_validation is not "
-                       "installed (Debian: vulkan-validationlayers)");
-    }
-  }
-  VkApplicationInfo app = Make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-  app.pApplicationName = "waveemu";
-  app.apiVersion = s.instance_api;
-  VkInstanceCreateInfo info = Make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-  info.pApplicationInfo = &app;
-  info.enabledLayerCount = uint32_t(layers.size());
-  info.ppEnabledLayerNames = layers.data();
-  info.enabledExtensionCount = uint32_t(extensions.size());
-  info.ppEnabledExtensionNames = extensions.data();
-  const VkResult r = vkCreateInstance(&info, nullptr, &s.instance);
-  if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-    throw VulkanBackendError(Kind::kNoDevice,
-                             fmt::format("no Vulkan driver found (vkCreateInstance: {}); {}",
-                                         VkResultName(r), kNoDeviceHint),
-                             "vkCreateInstance", VkResultName(r));
-  Check(r, "vkCreateInstance");
-  if (!layers.empty()) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(s.instance, "vkCreateDebugUtilsMessengerEXT"));
-    VkDebugUtilsMessengerCreateInfoEXT m = Make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
-    m.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    m.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    m.pfnUserCallback = OnValidationMessage;
-    m.pUserData = &s.validation_messages;
-    if (create) Check(create(s.instance, &m, nullptr, &s.messenger),
-                      "vkCreateDebugUtilsMessengerEXT");
-  }
-}
-
-std::vector<VkPhysicalDevice> PhysicalDevices(VkInstance instance) {
-  uint32_t n = 0;
-  VkResult r = vkEnumeratePhysicalDevices(instance, &n, nullptr);
-  if (r == VK_ERROR_INITIALIZATION_FAILED) n = 0;
-  else Check(r, "vkEnumeratePhysicalDevices");
-  std::vector<VkPhysicalDevice> devices(n);
-  if (n) Check(vkEnumeratePhysicalDevices(instance, &n, devices.data()),
-               "vkEnumeratePhysicalDevices");
-  devices.resize(n);
-  return devices;
-}
-
-// ------------------------------ Caps: what one physical device offers
-struct Caps {
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  uint32_t api = 0;  // min(device, instance)
-  std::set<std::string> extensions;
-  VkPhysicalDeviceProperties props{};
-  VkPhysicalDeviceSubgroupProperties subgroup = Make<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
-  VkPhysicalDeviceDriverProperties driver = Make<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
-  VkPhysicalDeviceSubgroupSizeControlProperties size_props = Make<VkPhysicalDeviceSubgroupSizeControlProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
-  VkPhysicalDeviceFeatures features{};
-  VkPhysicalDevice16BitStorageFeatures storage16 = Make<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
-  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures ext_types = Make<VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES);
-  VkPhysicalDeviceShaderFloat16Int8Features f16i8 = Make<VkPhysicalDeviceShaderFloat16Int8Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES);
-  VkPhysicalDeviceSubgroupSizeControlFeatures size_control = Make<VkPhysicalDeviceSubgroupSizeControlFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
-  VkPhysicalDeviceRobustness2FeaturesEXT robustness2 = Make<VkPhysicalDeviceRobustness2FeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-  bool has_driver = false, has_ext_types = false, has_f16i8 = false, has_size_control = false,
-       has_robustness2 = false;
-  std::vector<const char*> device_extensions;  // to enable at vkCreateDevice
-};
-
-// `Chain` links optional structures behind a head's pNext.
-struct Chain {
-  void** tail;
-  explicit Chain(void** head_next) : tail(head_next) {}
-  template <class T>
-  void Add(T& s) {
-    s.pNext = nullptr;
-    *tail = &s;
-    tail = &s.pNext;
-  }
-};
-
-void QueryCaps(Caps& c, VkPhysicalDevice pd, uint32_t instance_api) {
-  c.physical = pd;
-  vkGetPhysicalDeviceProperties(pd, &c.props);
-  c.api = std::min(c.props.apiVersion, instance_api);
-  uint32_t n = 0;
-  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
-  std::vector<VkExtensionProperties> exts(n);
-  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
-  for (const auto& e : exts) c.extensions.insert(e.extensionName);
-  auto has = [&](const char* e) { return c.extensions.count(e) > 0; };
-  auto enable_unless_core = [&](const char* e, uint32_t core) {
-    if (c.api < core) c.device_extensions.push_back(e);
-  };
-  c.has_driver = c.api >= VK_API_VERSION_1_2 || has(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
-  c.has_ext_types = c.api >= VK_API_VERSION_1_2 ||
-                    has(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
-  if (c.has_ext_types) enable_unless_core(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME,
-                                          VK_API_VERSION_1_2);
-  c.has_f16i8 = c.api >= VK_API_VERSION_1_2 || has(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME);
-  if (c.has_f16i8) enable_unless_core(VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME,
-                                      VK_API_VERSION_1_2);
-  c.has_size_control = c.api >= VK_API_VERSION_1_3 ||
-                       has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-  if (c.has_size_control) enable_unless_core(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME,
-                                             VK_API_VERSION_1_3);
-  c.has_robustness2 = has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
-
-  VkPhysicalDeviceProperties2 props2 = Make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  Chain pc(&props2.pNext);
-  pc.Add(c.subgroup);
-  if (c.has_driver) pc.Add(c.driver);
-  if (c.has_size_control) pc.Add(c.size_props);
-  vkGetPhysicalDeviceProperties2(pd, &props2);
-
-  VkPhysicalDeviceFeatures2 features2 = Make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  Chain fc(&features2.pNext);
-  fc.Add(c.storage16);
-  if (c.has_ext_types) fc.Add(c.ext_types);
-  if (c.has_f16i8) fc.Add(c.f16i8);
-  if (c.has_size_control) fc.Add(c.size_control);
-  if (c.has_robustness2) fc.Add(c.robustness2);
-  vkGetPhysicalDeviceFeatures2(pd, &features2);
-  c.features = features2.features;
-  if (c.has_robustness2 && !c.robustness2.robustBufferAccess2) c.has_robustness2 = false;
-  if (c.has_robustness2) c.device_extensions.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
-}
-
-bool SizeControlInCompute(const Caps& c) {
-  return c.has_size_control && c.size_control.subgroupSizeControl &&
-         (c.size_props.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
-}
-
-VulkanDeviceInfo InfoOf(const Caps& c, uint32_t index) {
-  VulkanDeviceInfo d;
-  d.index = index;
-  d.name = c.props.deviceName;
-  d.type = DeviceTypeName(c.props.deviceType);
-  if (c.has_driver) {
-    d.driver_name = c.driver.driverName;
-    d.driver_info = c.driver.driverInfo;
-  }
-  d.driver_version = c.props.driverVersion;
-  d.driver_version_text = DriverVersionText(c.props.vendorID, c.props.driverVersion);
-  d.api_version = c.props.apiVersion;
-  d.api_version_text = VersionText(c.props.apiVersion);
-  d.vendor_id = c.props.vendorID;
-  d.device_id = c.props.deviceID;
-  d.subgroup_size = c.subgroup.subgroupSize;
-  d.subgroup_stages = StageNames(c.subgroup.supportedStages);
-  d.subgroup_operations = OperationNames(c.subgroup.supportedOperations);
-  d.subgroup_quad_all_stages = c.subgroup.quadOperationsInAllStages;
-  d.subgroup_size_control = SizeControlInCompute(c);
-  d.compute_full_subgroups = c.has_size_control && c.size_control.computeFullSubgroups;
-  if (c.has_size_control) {
-    d.min_subgroup_size = c.size_props.minSubgroupSize;
-    d.max_subgroup_size = c.size_props.maxSubgroupSize;
-  }
-  d.robustness2 = c.has_robustness2;
-  d.null_descriptor = c.has_robustness2 && c.robustness2.nullDescriptor;
-  d.shader_float64 = c.features.shaderFloat64;
-  d.shader_int64 = c.features.shaderInt64;
-  d.shader_int16 = c.features.shaderInt16;
-  d.subgroup_extended_types = c.has_ext_types && c.ext_types.shaderSubgroupExtendedTypes;
-  return d;
-}
-
-std::string Join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
 }
 
 // ------------------------------ pipeline checks
@@ -732,47 +335,6 @@ std::vector<Slot> ResolveBindings(const Pipeline& p, const SpirvModuleInfo& m,
   return slots;
 }
 
-uint32_t FindMemoryType(const Caps& c, uint32_t type_bits) {
-  VkPhysicalDeviceMemoryProperties mem;
-  vkGetPhysicalDeviceMemoryProperties(c.physical, &mem);
-  const VkMemoryPropertyFlags want[] = {
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-          VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
-  for (VkMemoryPropertyFlags flags : want)
-    for (uint32_t i = 0; i < mem.memoryTypeCount; ++i)
-      if ((type_bits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & flags) == flags)
-        return i;
-  throw VulkanBackendError(Kind::kUnsupported,
-                           "the device has no host-visible, host-coherent memory type");
-}
-
-uint32_t PickDevice(const std::vector<VulkanDeviceInfo>& devices, const VulkanRunOptions& o) {
-  if (devices.empty())
-    throw VulkanBackendError(Kind::kNoDevice,
-                             fmt::format("no Vulkan device found; {}", kNoDeviceHint));
-  auto list = [&] {
-    std::vector<std::string> names;
-    for (const auto& d : devices) names.push_back(fmt::format("{}: {}", d.index, d.name));
-    return Join(names, "; ");
-  };
-  if (o.device_index) {
-    if (*o.device_index >= devices.size())
-      throw VulkanBackendError(Kind::kNoDevice, fmt::format(
-          "there is no Vulkan device {} (devices: {})", *o.device_index, list()));
-    return *o.device_index;
-  }
-  if (!o.device_name.empty()) {
-    for (const auto& d : devices)
-      if (Lower(d.name).find(Lower(o.device_name)) != std::string::npos) return d.index;
-    throw VulkanBackendError(Kind::kNoDevice, fmt::format(
-        "no Vulkan device's name contains '{}' (devices: {})", o.device_name, list()));
-  }
-  for (const auto& d : devices)
-    if (d.type != "CPU" && d.type != "other") return d.index;
-  return 0;
-}
-
 }  // namespace
 
 // ------------------------------ ListVulkanDevices
@@ -888,21 +450,10 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
 
   Session s;
   CreateInstance(s, ValidationRequested(options.validation), &notes);
-  const auto physical = PhysicalDevices(s.instance);
-  std::vector<VulkanDeviceInfo> infos;
-  std::vector<std::unique_ptr<Caps>> all_caps;
-  for (uint32_t i = 0; i < physical.size(); ++i) {
-    all_caps.push_back(std::make_unique<Caps>());
-    QueryCaps(*all_caps.back(), physical[i], s.instance_api);
-    infos.push_back(InfoOf(*all_caps.back(), i));
-  }
-  const uint32_t index = PickDevice(infos, options);
-  const Caps& caps = *all_caps[index];
-  rep.device = infos[index];
+  const DeviceChoice choice = ChooseDevice(s, options);
+  const Caps& caps = choice.chosen();
+  rep.device = choice.info();
   const VulkanDeviceInfo& dev = rep.device;
-  if (caps.api < VK_API_VERSION_1_1)
-    throw VulkanBackendError(Kind::kUnsupported, fmt::format(
-        "device '{}' supports Vulkan {}; the oracle needs 1.1", dev.name, dev.api_version_text));
 
   CheckCapabilities(p, module, caps, dev, notes);
   CheckLimits(p, local, caps);
@@ -953,40 +504,6 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
         "may differ from D3D's lane = SV_GroupIndex % wave size (lavapipe starts a new wave at "
         "every row)", local[0], full_multiple));
 
-  // ---- device and queue
-  uint32_t family_count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(caps.physical, &family_count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(family_count);
-  vkGetPhysicalDeviceQueueFamilyProperties(caps.physical, &family_count, families.data());
-  uint32_t family = UINT32_MAX;
-  for (uint32_t i = 0; i < family_count && family == UINT32_MAX; ++i)
-    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
-  if (family == UINT32_MAX)
-    throw VulkanBackendError(Kind::kUnsupported,
-                             fmt::format("device '{}' has no compute queue", dev.name));
-
-  auto enabled = std::make_unique<Caps>(caps);  // same structures, chained for vkCreateDevice
-  VkPhysicalDeviceFeatures2 features2 = Make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  {
-    VkPhysicalDeviceFeatures& f = features2.features;
-    f.robustBufferAccess = caps.features.robustBufferAccess;
-    f.shaderFloat64 = caps.features.shaderFloat64;
-    f.shaderInt64 = caps.features.shaderInt64;
-    f.shaderInt16 = caps.features.shaderInt16;
-    f.shaderStorageImageReadWithoutFormat = caps.features.shaderStorageImageReadWithoutFormat;
-    f.shaderStorageImageWriteWithoutFormat = caps.features.shaderStorageImageWriteWithoutFormat;
-    Chain fc(&features2.pNext);
-    enabled->storage16.storagePushConstant16 = VK_FALSE;
-    enabled->storage16.storageInputOutput16 = VK_FALSE;
-    fc.Add(enabled->storage16);
-    if (caps.has_ext_types) fc.Add(enabled->ext_types);
-    if (caps.has_f16i8) fc.Add(enabled->f16i8);
-    if (caps.has_size_control) fc.Add(enabled->size_control);
-    if (caps.has_robustness2) {
-      enabled->robustness2.robustImageAccess2 = VK_FALSE;  // needs robustImageAccess; unused
-      fc.Add(enabled->robustness2);
-    }
-  }
   if (!caps.features.robustBufferAccess)
     notes.push_back("the device lacks robustBufferAccess: out-of-bounds accesses are undefined");
   rep.robustness2 = caps.has_robustness2;
@@ -1000,49 +517,26 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
                                "value of the buffer; writes may land anywhere in it)"
                              : "none";
 
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue_info = Make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-  queue_info.queueFamilyIndex = family;
-  queue_info.queueCount = 1;
-  queue_info.pQueuePriorities = &priority;
-  VkDeviceCreateInfo device_info = Make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  device_info.pNext = &features2;
-  device_info.queueCreateInfoCount = 1;
-  device_info.pQueueCreateInfos = &queue_info;
-  device_info.enabledExtensionCount = uint32_t(caps.device_extensions.size());
-  device_info.ppEnabledExtensionNames = caps.device_extensions.data();
-  Check(vkCreateDevice(caps.physical, &device_info, nullptr, &s.device), "vkCreateDevice",
-        fmt::format("opening device '{}'", dev.name));
-  vkGetDeviceQueue(s.device, family, 0, &s.queue);
+  // ---- device and queue
+  DeviceRequest request;
+  request.queue_flags = VK_QUEUE_COMPUTE_BIT;
+  request.features = AvailableComputeFeatures(caps);
+  CreateDevice(s, caps, dev, request);
 
   // ---- buffers: one per BufferDesc, host-visible, filled with its data
   const auto& limits = caps.props.limits;
   const bool null_descriptor = caps.has_robustness2 && caps.robustness2.nullDescriptor;
-  std::vector<void*> mapped(p.buffers.size(), nullptr);
-  s.buffers.assign(p.buffers.size(), VK_NULL_HANDLE);
-  s.memories.assign(p.buffers.size(), VK_NULL_HANDLE);
+  std::vector<HostBuffer> buffers(p.buffers.size());
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     const BufferDesc& b = p.buffers[i];
     if (b.data.empty()) continue;  // bound as a null descriptor (or refused) below
-    VkBufferCreateInfo bi = Make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-    bi.size = b.data.size();
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-               VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
-               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    const std::string what = fmt::format("creating buffer '{}' ({} bytes)", b.name, b.data.size());
-    Check(vkCreateBuffer(s.device, &bi, nullptr, &s.buffers[i]), "vkCreateBuffer", what);
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(s.device, s.buffers[i], &req);
-    VkMemoryAllocateInfo ai = Make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex = FindMemoryType(caps, req.memoryTypeBits);
-    Check(vkAllocateMemory(s.device, &ai, nullptr, &s.memories[i]), "vkAllocateMemory", what);
-    Check(vkBindBufferMemory(s.device, s.buffers[i], s.memories[i], 0), "vkBindBufferMemory",
-          what);
-    Check(vkMapMemory(s.device, s.memories[i], 0, VK_WHOLE_SIZE, 0, &mapped[i]), "vkMapMemory",
-          what);
-    std::memcpy(mapped[i], b.data.data(), b.data.size());
+    buffers[i] = CreateHostBuffer(
+        s, caps, b.data.size(),
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+            VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        fmt::format("creating buffer '{}' ({} bytes)", b.name, b.data.size()));
+    std::memcpy(buffers[i].mapped, b.data.data(), b.data.size());
   }
 
   // ---- descriptor set layouts (sets 0..max, empty where nothing is bound)
@@ -1059,13 +553,14 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
     layout_bindings[sl.binding->set].push_back(lb);
     ++type_counts[sl.type];
   }
-  s.set_layouts.assign(set_count, VK_NULL_HANDLE);
+  std::vector<VkDescriptorSetLayout> set_layouts(set_count, VK_NULL_HANDLE);
   for (uint32_t i = 0; i < set_count; ++i) {
     VkDescriptorSetLayoutCreateInfo li = Make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     li.bindingCount = uint32_t(layout_bindings[i].size());
     li.pBindings = layout_bindings[i].data();
-    Check(vkCreateDescriptorSetLayout(s.device, &li, nullptr, &s.set_layouts[i]),
+    Check(vkCreateDescriptorSetLayout(s.device, &li, nullptr, &set_layouts[i]),
           "vkCreateDescriptorSetLayout", fmt::format("descriptor set {}", i));
+    s.Defer([l = set_layouts[i]](VkDevice d) { vkDestroyDescriptorSetLayout(d, l, nullptr); });
   }
   std::vector<VkDescriptorSet> sets(set_count, VK_NULL_HANDLE);
   if (set_count) {
@@ -1075,11 +570,13 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
     pi.maxSets = set_count;
     pi.poolSizeCount = uint32_t(sizes.size());
     pi.pPoolSizes = sizes.data();
-    Check(vkCreateDescriptorPool(s.device, &pi, nullptr, &s.pool), "vkCreateDescriptorPool");
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    Check(vkCreateDescriptorPool(s.device, &pi, nullptr, &pool), "vkCreateDescriptorPool");
+    s.Defer([pool](VkDevice d) { vkDestroyDescriptorPool(d, pool, nullptr); });
     VkDescriptorSetAllocateInfo si = Make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
-    si.descriptorPool = s.pool;
+    si.descriptorPool = pool;
     si.descriptorSetCount = set_count;
-    si.pSetLayouts = s.set_layouts.data();
+    si.pSetLayouts = set_layouts.data();
     Check(vkAllocateDescriptorSets(s.device, &si, sets.data()), "vkAllocateDescriptorSets");
   }
 
@@ -1110,7 +607,7 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
         throw VulkanBackendError(Kind::kUnsupported, fmt::format(
             "{}: {} is {} bytes; device '{}' allows at most {} bytes for this descriptor type",
             PipelineFile(p), label, b.data.size(), dev.name, max_range));
-      buffer_infos[k] = {s.buffers[sl.buffer], 0, b.data.empty() ? VK_WHOLE_SIZE : b.data.size()};
+      buffer_infos[k] = {buffers[sl.buffer].buffer, 0, b.data.empty() ? VK_WHOLE_SIZE : b.data.size()};
       w.pBufferInfo = &buffer_infos[k];
     } else {
       // Typed buffer: the format comes from the data's Format and Stride (components per
@@ -1158,13 +655,13 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
               "{}: {} has {} texels; device '{}' allows {}", PipelineFile(p), label, b.data.size() / texel,
               dev.name, limits.maxTexelBufferElements));
         VkBufferViewCreateInfo vi = Make<VkBufferViewCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
-        vi.buffer = s.buffers[sl.buffer];
+        vi.buffer = buffers[sl.buffer].buffer;
         vi.format = format;
         vi.offset = 0;
         vi.range = b.data.size();
         Check(vkCreateBufferView(s.device, &vi, nullptr, &slot_views[k]), "vkCreateBufferView",
               label);
-        s.views.push_back(slot_views[k]);
+        s.Defer([v = slot_views[k]](VkDevice d) { vkDestroyBufferView(d, v, nullptr); });
       }
       w.pTexelBufferView = &slot_views[k];
     }
@@ -1176,14 +673,18 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   // ---- pipeline
   VkPipelineLayoutCreateInfo pli = Make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   pli.setLayoutCount = set_count;
-  pli.pSetLayouts = s.set_layouts.data();
-  Check(vkCreatePipelineLayout(s.device, &pli, nullptr, &s.pipeline_layout),
+  pli.pSetLayouts = set_layouts.data();
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+  Check(vkCreatePipelineLayout(s.device, &pli, nullptr, &pipeline_layout),
         "vkCreatePipelineLayout");
+  s.Defer([pipeline_layout](VkDevice d) { vkDestroyPipelineLayout(d, pipeline_layout, nullptr); });
   VkShaderModuleCreateInfo mi = Make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   mi.codeSize = spirv.size() * sizeof(uint32_t);
   mi.pCode = spirv.data();
-  Check(vkCreateShaderModule(s.device, &mi, nullptr, &s.module), "vkCreateShaderModule",
+  VkShaderModule module_handle = VK_NULL_HANDLE;
+  Check(vkCreateShaderModule(s.device, &mi, nullptr, &module_handle), "vkCreateShaderModule",
         Where(p));
+  s.Defer([module_handle](VkDevice d) { vkDestroyShaderModule(d, module_handle, nullptr); });
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required_info = Make<VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
   required_info.requiredSubgroupSize = required;
   VkComputePipelineCreateInfo ci = Make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
@@ -1192,28 +693,19 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   ci.stage.flags = rep.full_subgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
                                       : 0;
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  ci.stage.module = s.module;
+  ci.stage.module = module_handle;
   ci.stage.pName = p.entry.c_str();
-  ci.layout = s.pipeline_layout;
-  Check(vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &ci, nullptr, &s.pipeline),
+  ci.layout = pipeline_layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  Check(vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline),
         "vkCreateComputePipelines", Where(p));
+  s.Defer([pipeline](VkDevice d) { vkDestroyPipeline(d, pipeline, nullptr); });
 
   // ---- record, submit, wait
-  VkCommandPoolCreateInfo cpi = Make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  cpi.queueFamilyIndex = family;
-  Check(vkCreateCommandPool(s.device, &cpi, nullptr, &s.command_pool), "vkCreateCommandPool");
-  VkCommandBufferAllocateInfo cbi = Make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  cbi.commandPool = s.command_pool;
-  cbi.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cbi.commandBufferCount = 1;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  Check(vkAllocateCommandBuffers(s.device, &cbi, &cmd), "vkAllocateCommandBuffers");
-  VkCommandBufferBeginInfo begin = Make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  Check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline);
+  VkCommandBuffer cmd = BeginOneShot(s);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (set_count)
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, set_count,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, set_count,
                             sets.data(), 0, nullptr);
   vkCmdDispatch(cmd, p.dispatch[0], p.dispatch[1], p.dispatch[2]);
   VkMemoryBarrier barrier = Make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -1221,27 +713,7 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
                        1, &barrier, 0, nullptr, 0, nullptr);
-  Check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-
-  VkFenceCreateInfo fi = Make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  Check(vkCreateFence(s.device, &fi, nullptr, &s.fence), "vkCreateFence");
-  VkSubmitInfo submit = Make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
-  const auto start = std::chrono::steady_clock::now();
-  Check(vkQueueSubmit(s.queue, 1, &submit, s.fence), "vkQueueSubmit");
-  const uint64_t timeout_ns = uint64_t(std::max(options.timeout_seconds, 1)) * 1'000'000'000ull;
-  const VkResult waited = vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, timeout_ns);
-  rep.dispatch_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (waited == VK_TIMEOUT) {
-    s.abandoned = true;  // the device may still run the shader: destroying anything is unsafe
-    throw VulkanBackendError(Kind::kTimeout, fmt::format(
-        "{}: the dispatch did not finish within {} s on device '{}' (an endless loop, or a "
-        "barrier some threads never reach?); its Vulkan objects were abandoned, not destroyed",
-        Where(p), options.timeout_seconds, dev.name), "vkWaitForFences", VkResultName(waited));
-  }
-  Check(waited, "vkWaitForFences", fmt::format("running {} on '{}'", Where(p), dev.name));
+  rep.dispatch_ms = SubmitAndWait(s, cmd, options.timeout_seconds, Where(p), dev.name);
   if (!s.validation_messages.empty())
     notes.push_back(fmt::format("{} validation message(s); the first: {}",
                                 s.validation_messages.size(), s.validation_messages.front()));
@@ -1250,7 +722,7 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     const BufferDesc& b = p.buffers[i];
     std::vector<std::byte> bytes(b.data.size());
-    if (!bytes.empty()) std::memcpy(bytes.data(), mapped[i], bytes.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), buffers[i].mapped, bytes.size());
     out[b.name] = std::move(bytes);
   }
   return out;
