@@ -2,11 +2,13 @@
 // lanes for the uncovered members of a partly covered quad, SV_Position and SV_Target.
 //
 // Quads are aligned to even coordinates: quad (qx, qy) holds pixels (2qx..2qx+1, 2qy..2qy+1).
-// Quads with at least one covered pixel are launched, in row-major order of the quad grid, N/4
-// per group; thread t of a group is quad t/4 of it, pixel (2qx + (t&1), 2qy + ((t>>1)&1)), so
-// QuadReadAcrossX is t^1, AcrossY t^2, Diagonal t^3. Lane = t % W as in compute (W divides N, so
-// quads never straddle waves; W = N by default: one wave per group). A last group's missing
-// quads are inactive (never launched). See docs/execution_model.md "Pixel quads and helper lanes".
+// Quads with at least one covered pixel are launched, N/4 per group, packed as
+// PixelDispatchOptions::packing says (row-major by default; lavapipe's aligned runs of a quad
+// row as an option); thread t of a group is quad slot t/4 of it, pixel (2qx + (t&1),
+// 2qy + ((t>>1)&1)), so QuadReadAcrossX is t^1, AcrossY t^2, Diagonal t^3. Lane = t % W as in
+// compute (W divides N, so quads never straddle waves; W = N by default: one wave per group).
+// Empty slots are inactive (never launched). See docs/execution_model.md "Pixel quads and
+// helper lanes".
 #pragma once
 
 #include "emulator/dispatch.h"
@@ -17,6 +19,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -48,10 +51,40 @@ struct RenderTarget {
   const float4& at(int x, int y) const { return texels.at(size_t(y) * width + x); }
 };
 
+/// How launched quads fill groups (and so waves). D3D and Vulkan leave it to the driver.
+enum class QuadPacking {
+  kRowMajor,     // launched quads in row-major order of the quad grid, N/4 per group
+  kAlignedRuns,  // group g holds the N/4 quads of one aligned run of a quad row, quads
+                 // (k*N/4 .. k*N/4 + N/4-1, qy); runs without a covered pixel are not launched,
+                 // quads of a launched run without one are inactive slots. lavapipe at N = W = 8:
+                 // 4x2-pixel blocks at x % 4 == 0, y % 2 == 0 (measured, docs/execution_model.md)
+};
+
+/// Which pixels a coarse derivative (ddx_coarse, ddy_coarse, and ddx/ddy/fwidth, which waveemu
+/// computes coarse) takes. D3D: "up to the hardware vendor", one value per quad or finer.
+enum class CoarseDerivatives {
+  kQuadCorner,  // the quad's top row (ddx) and left column (ddy): one value per quad
+  kAsFine,      // the thread's own row / column, as ddx_fine / ddy_fine (lavapipe, measured)
+};
+
 struct PixelDispatchOptions {
   DeviceProfile profile = SpecProfile();
   int wave_size = 0;  // 0: N (one wave per group); else a valid wave size that divides N
+  QuadPacking packing = QuadPacking::kRowMajor;
+  CoarseDerivatives coarse_derivatives = CoarseDerivatives::kQuadCorner;
 };
+
+/// What lavapipe (Mesa 22.3, wave 8) does with fragment quads, as measured by
+/// tests/oracle/test_pixel_lavapipe.cpp: its profile, wave 8, 4x2-pixel waves, coarse = fine.
+/// Kernels run with these options need N = 8 to reproduce its waves.
+inline PixelDispatchOptions LavapipePixelOptions() {
+  PixelDispatchOptions o;
+  o.profile = LavapipeProfile();
+  o.wave_size = 8;
+  o.packing = QuadPacking::kAlignedRuns;
+  o.coarse_derivatives = CoarseDerivatives::kAsFine;
+  return o;
+}
 
 struct PixelDispatchResult : DispatchResult {
   int quads = 0;          // quads launched
@@ -73,19 +106,77 @@ struct QuadCoord {
   int qx = 0, qy = 0;
 };
 
+/// True when a pixel of quad (qx, qy) is covered.
+inline bool QuadLaunched(const Coverage& coverage, int qx, int qy) {
+  bool any = false;
+  for (int i = 0; i < 4; ++i) any = any || coverage.Test(2 * qx + (i & 1), 2 * qy + (i >> 1));
+  return any;
+}
+
 /// The quads a coverage launches, in launch order (row-major over the quad grid).
 inline std::vector<QuadCoord> LaunchedQuads(const Coverage& coverage) {
   std::vector<QuadCoord> quads;
   for (int qy = 0; 2 * qy < coverage.height; ++qy)
-    for (int qx = 0; 2 * qx < coverage.width; ++qx) {
-      bool any = false;
-      for (int i = 0; i < 4; ++i) any = any || coverage.Test(2 * qx + (i & 1), 2 * qy + (i >> 1));
-      if (any) quads.push_back({qx, qy});
-    }
+    for (int qx = 0; 2 * qx < coverage.width; ++qx)
+      if (QuadLaunched(coverage, qx, qy)) quads.push_back({qx, qy});
   return quads;
 }
 
+/// One group's quad slots (slot s = threads 4s..4s+3); an empty slot's threads are inactive.
+using QuadGroup = std::vector<std::optional<QuadCoord>>;
+
+/// The groups PixelDispatch runs for `coverage`, `quads_per_group` slots each, in run order.
+inline std::vector<QuadGroup> PackQuads(const Coverage& coverage, int quads_per_group,
+                                        QuadPacking packing) {
+  std::vector<QuadGroup> groups;
+  if (packing == QuadPacking::kRowMajor) {
+    const std::vector<QuadCoord> quads = LaunchedQuads(coverage);
+    for (size_t i = 0; i < quads.size(); ++i) {
+      if (i % size_t(quads_per_group) == 0) groups.emplace_back(size_t(quads_per_group));
+      groups.back()[i % size_t(quads_per_group)] = quads[i];
+    }
+    return groups;
+  }
+  const int quads_x = (coverage.width + 1) / 2, quads_y = (coverage.height + 1) / 2;
+  for (int qy = 0; qy < quads_y; ++qy)
+    for (int run = 0; run * quads_per_group < quads_x; ++run) {
+      QuadGroup g(static_cast<size_t>(quads_per_group));
+      bool any = false;
+      for (int s = 0; s < quads_per_group; ++s) {
+        const int qx = run * quads_per_group + s;
+        if (qx < quads_x && QuadLaunched(coverage, qx, qy)) {
+          g[size_t(s)] = QuadCoord{qx, qy};
+          any = true;
+        }
+      }
+      if (any) groups.push_back(std::move(g));
+    }
+  return groups;
+}
+
 namespace detail {
+
+/// The coarse-derivative rule of the pixel dispatch running on this thread (intrinsics/pixel.h
+/// reads it); kQuadCorner outside PixelDispatch, e.g. for SM 6.6 compute derivatives.
+inline CoarseDerivatives& CurrentCoarseDerivatives() {
+  thread_local CoarseDerivatives mode = CoarseDerivatives::kQuadCorner;
+  return mode;
+}
+
+/// Sets the coarse-derivative rule for one dispatch and restores the previous one.
+class ScopedCoarseDerivatives {
+ public:
+  explicit ScopedCoarseDerivatives(CoarseDerivatives mode)
+      : saved_(CurrentCoarseDerivatives()) {
+    CurrentCoarseDerivatives() = mode;
+  }
+  ~ScopedCoarseDerivatives() { CurrentCoarseDerivatives() = saved_; }
+  ScopedCoarseDerivatives(const ScopedCoarseDerivatives&) = delete;
+  ScopedCoarseDerivatives& operator=(const ScopedCoarseDerivatives&) = delete;
+
+ private:
+  CoarseDerivatives saved_;
+};
 
 template <class K>
 constexpr bool KernelIncludesHelperLanes() {
@@ -137,17 +228,16 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
     throw UsageError(fmt::format("pixel dispatch: render target {} x {} is smaller than the "
                                  "coverage {} x {}",
                                  target->width, target->height, coverage.width, coverage.height));
-  const std::vector<QuadCoord> quads = LaunchedQuads(coverage);
   constexpr int kQuadsPerGroup = N / 4;
+  const std::vector<QuadGroup> groups = PackQuads(coverage, kQuadsPerGroup, options.packing);
   DispatchShared shared;
   PixelDispatchResult r;
+  detail::ScopedCoarseDerivatives coarse(options.coarse_derivatives);
   GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
   state.set_pixel_shader(true);
   state.set_include_helpers_in_wave_ops(detail::KernelIncludesHelperLanes<K>());
   ScopedGroup<N> scope(state);
-  for (size_t first = 0; first < quads.size(); first += kQuadsPerGroup) {
-    const int group = int(first / kQuadsPerGroup);
-    const int count = int(std::min<size_t>(kQuadsPerGroup, quads.size() - first));
+  for (size_t group = 0; group < groups.size(); ++group) {
     Mask<N> launched, helper;
     SV_Position<N> position;
     position.x = Float<N>(0.0f);
@@ -156,10 +246,11 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
     position.w = Float<N>(1.0f);
     SV_Target<N> out;
     std::array<int, N> px{}, py{};
-    for (int t = 0; t < 4 * count; ++t) {
-      const QuadCoord q = quads[first + t / 4];
-      px[t] = 2 * q.qx + (t & 1);
-      py[t] = 2 * q.qy + ((t >> 1) & 1);
+    for (int t = 0; t < N; ++t) {
+      const std::optional<QuadCoord>& q = groups[group][size_t(t / 4)];
+      if (!q) continue;
+      px[t] = 2 * q->qx + (t & 1);
+      py[t] = 2 * q->qy + ((t >> 1) & 1);
       launched.Set(t, true);
       helper.Set(t, !coverage.Test(px[t], py[t]));
       position.x.set_lane(t, float(px[t]) + 0.5f);
@@ -172,6 +263,7 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
         out.w.set_lane(t, v.w);
       }
     }
+    r.quads += launched.Count() / 4;
     r.helper_lanes += helper.Count();
     state.Reset(uint3{uint32_t(group), 0, 0});
     state.set_active(launched);
@@ -184,7 +276,6 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
       });
     ++r.groups;
   }
-  r.quads = int(quads.size());
   r.wave_size = wave_size;
   r.profile = options.profile.name;
   r.diagnostic_count = shared.diagnostics.count();
@@ -195,12 +286,31 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
   return r;
 }
 
-/// Rasterizes `triangles` onto `target` (top-left rule) and runs `kernel` over the coverage.
+/// Draws `triangles` in order onto `target`: each is rasterized (top-left rule) and dispatched
+/// on its own, as D3D and Vulkan shade each primitive with its own quads, so a pixel of a quad
+/// that another triangle covers is a helper here, and a later triangle's target writes land
+/// after an earlier one's. The result adds up the dispatches.
 template <PixelKernel K>
 PixelDispatchResult DrawTriangles(const K& kernel, std::span<const Triangle> triangles,
                                   RenderTarget& target, const PixelDispatchOptions& options = {}) {
-  return PixelDispatch(kernel, Rasterize(triangles, target.width, target.height), &target,
-                       options);
+  PixelDispatchResult total;
+  total.wave_size = options.wave_size ? options.wave_size : (K::N <= 128 ? K::N : 128);
+  total.profile = options.profile.name;
+  for (const Triangle& triangle : triangles) {
+    PixelDispatchResult r = PixelDispatch(
+        kernel, Rasterize(std::span<const Triangle>(&triangle, 1), target.width, target.height),
+        &target, options);
+    total.quads += r.quads;
+    total.groups += r.groups;
+    total.helper_lanes += r.helper_lanes;
+    total.diagnostic_count += r.diagnostic_count;
+    for (Diagnostic& d : r.diagnostics)
+      if (total.diagnostics.size() < DiagnosticLog::kMaxKept) total.diagnostics.push_back(d);
+    total.out_of_bounds_reads += r.out_of_bounds_reads;
+    total.out_of_bounds_writes += r.out_of_bounds_writes;
+    total.out_of_bounds_atomics += r.out_of_bounds_atomics;
+  }
+  return total;
 }
 
 }  // namespace waveemu

@@ -6,6 +6,7 @@
 
 #include "emulator/exec.h"
 #include "emulator/lanes.h"
+#include "emulator/pixel.h"
 #include "emulator/vector.h"
 
 #include <cmath>
@@ -85,6 +86,11 @@ V DeriveWrapper(const char* op, const V& value, core::Derivative kind) {
                 "(Float<N>, Float2<N>, ...); convert integers first");
   constexpr int N = DerivArg<V>::kN;
   const GroupState<N>& s = CurrentGroup<N>();
+  // A pixel dispatch may compute coarse derivatives per pixel (PixelDispatchOptions).
+  if (s.pixel_shader() && CurrentCoarseDerivatives() == CoarseDerivatives::kAsFine) {
+    if (kind == core::Derivative::kCoarseX) kind = core::Derivative::kFineX;
+    if (kind == core::Derivative::kCoarseY) kind = core::Derivative::kFineY;
+  }
   Mask<N> nonuniform;
   V r;
   if constexpr (requires { V::kComponents; }) {
@@ -170,7 +176,8 @@ void clip(const V& x) {
 
 // ------------------------------ ddx_coarse
 
-/// p(x+1,y) - p(x,y) of the quad's top row, the same on all four threads of the quad.
+/// p(x+1,y) - p(x,y) of the quad's top row, the same on all four threads of the quad
+/// (CoarseDerivatives::kAsFine in PixelDispatchOptions: of the thread's own row, as lavapipe).
 template <class V>
 V ddx_coarse(const V& value) {
   return detail::DeriveWrapper("ddx_coarse", value, core::Derivative::kCoarseX);
@@ -178,7 +185,8 @@ V ddx_coarse(const V& value) {
 
 // ------------------------------ ddy_coarse
 
-/// p(x,y+1) - p(x,y) of the quad's left column, the same on all four threads of the quad.
+/// p(x,y+1) - p(x,y) of the quad's left column, the same on all four threads of the quad
+/// (CoarseDerivatives::kAsFine: of the thread's own column).
 template <class V>
 V ddy_coarse(const V& value) {
   return detail::DeriveWrapper("ddy_coarse", value, core::Derivative::kCoarseY);
@@ -203,7 +211,8 @@ V ddy_fine(const V& value) {
 // ------------------------------ ddx
 
 /// Hardware-dependent in D3D (deriv_rtx): the SM 4 reference rasterizer uses the thread's own
-/// row (fine), drivers may use coarse (NVIDIA uses fine, per vkd3d's tests); waveemu picks coarse.
+/// row (fine), drivers may use coarse (NVIDIA uses fine, per vkd3d's tests); waveemu picks coarse
+/// (which PixelDispatchOptions::coarse_derivatives may make per-pixel; lavapipe: per-pixel).
 template <class V>
 V ddx(const V& value) {
   return detail::DeriveWrapper("ddx", value, core::Derivative::kCoarseX);

@@ -7,6 +7,7 @@
 #include "emulator/pixel.h"
 #include "intrinsics/intrinsics.h"
 #include "intrinsics/pixel.h"
+#include "tests/pixel/helper_lanes_port.h"
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
@@ -14,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -579,67 +581,143 @@ TEST_CASE("derivatives take half, double and vectors, component by component") {
   });
 }
 
-// ------------------------------ the lavapipe comparison shader
+// ------------------------------ quad packing and coarse derivatives as options
+
+TEST_CASE("aligned-run packing puts the quads of one 4x2 block in one group, empty slots inactive") {
+  // 8 x 4 target; covered: (1,0) in Q(0,0); (4,1) and (7,0) in run 1 (Q(2,0), Q(3,0)); (2,3)
+  // in Q(1,1). Runs of 2 quads: row 0 -> {Q(0,0), -} and {Q(2,0), Q(3,0)}; row 1 -> {-, Q(1,1)}.
+  Coverage c(8, 4);
+  c.Set(1, 0);
+  c.Set(4, 1);
+  c.Set(7, 0);
+  c.Set(2, 3);
+  const std::vector<QuadGroup> g = PackQuads(c, 2, QuadPacking::kAlignedRuns);
+  REQUIRE(g.size() == 3);
+  auto show = [](const QuadGroup& q) {
+    std::string s;
+    for (const auto& slot : q) s += slot ? fmt::format("({},{}) ", slot->qx, slot->qy) : "- ";
+    return s;
+  };
+  CHECK(show(g[0]) == "(0,0) - ");
+  CHECK(show(g[1]) == "(2,0) (3,0) ");
+  CHECK(show(g[2]) == "- (1,1) ");
+  // Row-major packing of the same coverage: (0,0) (2,0) | (3,0) (1,1).
+  const std::vector<QuadGroup> r = PackQuads(c, 2, QuadPacking::kRowMajor);
+  REQUIRE(r.size() == 2);
+  CHECK(show(r[0]) == "(0,0) (2,0) ");
+  CHECK(show(r[1]) == "(3,0) (1,1) ");
+}
 
 namespace {
-/// Port of tests/pixel/helper_lanes.hlsl (the fragment shader of the planned lavapipe
-/// comparison): `Out` as 8 words per pixel; only non-helper threads store (D3D11.3 §16.13), as
-/// the HLSL's stores would be.
-struct HelperLanesPort {
-  static constexpr int N = 16;
-  std::vector<uint32_t>* Out;
-  void main(SV_Position<N> pos, SV_Target<N>& target) const {
-    const Uint4<N> ballot = WaveActiveBallot(Bool<N>(true));
-    const Uint<N> lane = WaveGetLaneIndex<N>();
-    const Uint<N> helper = ((ballot.x >> lane) & 1u) ^ 1u;  // W = 16: ballot.x holds the wave
-    const Uint<N> count = WaveActiveCountBits(Bool<N>(true));
-    const Uint<N> quad_helpers = QuadReadAcrossX(helper) | (QuadReadAcrossY(helper) << 1u) |
-                                 (QuadReadAcrossDiagonal(helper) << 2u);
-    const Float<N> across_x = QuadReadAcrossX(pos.x);
-    const Float<N> q = pos.x * pos.y;
-    const Float<N> dxc = ddx_coarse(q), dxf = ddx_fine(q), dyc = ddy_coarse(q), dyf = ddy_fine(q);
-    CurrentWriteMask<N>().ForEach([&](int t) {
-      const size_t i = 8 * (size_t(pos.y.lane(t)) * 4 + size_t(pos.x.lane(t)));
-      const uint32_t row[8] = {uint32_t(std::popcount(ballot.x.lane(t))), count.lane(t),
-                               quad_helpers.lane(t), std::bit_cast<uint32_t>(across_x.lane(t)),
-                               std::bit_cast<uint32_t>(dxc.lane(t)),
-                               std::bit_cast<uint32_t>(dxf.lane(t)),
-                               std::bit_cast<uint32_t>(dyc.lane(t)),
-                               std::bit_cast<uint32_t>(dyf.lane(t))};
-      for (int k = 0; k < 8; ++k) (*Out)[i + k] = row[k];
-    });
-    target = Float4<N>(pos.x, pos.y, 0.0f, 1.0f);
+template <int kN>
+struct LaneShader {
+  static constexpr int N = kN;
+  Picture* lane;
+  Picture* count;
+  Picture* dxc;
+  void main(SV_Position<N> pos) const {
+    const Mask<N> all = CurrentGroup<N>().active();
+    lane->Put(pos, WaveGetLaneIndex<N>(), all);
+    count->Put(pos, WaveActiveCountBits(Bool<N>(true)), all);
+    dxc->Put(pos, ddx_coarse(pos.x * pos.y), all);
   }
 };
 }  // namespace
 
-TEST_CASE("the lavapipe comparison shader's port records what helpers saw, from covered pixels") {
-  std::vector<uint32_t> out(8 * 16, 0);
+TEST_CASE("lavapipe's pixel options: waves of 4x2 pixels and coarse derivatives computed fine") {
+  Picture lane(4, 4), count(4, 4), dxc(4, 4);
   RenderTarget rt(4, 4);
-  DrawTriangles(HelperLanesPort{&out}, kScene, rt);
-  // Hand-worked for kScene (see its comment): per covered pixel, the X neighbour's centre, x*y's
-  // coarse ddx (quad's top row y0), fine ddx (own row y), coarse ddy (x0), fine ddy (own x), and
-  // the helper flags of the X / Y / diagonal partners (bits 0 / 1 / 2). Popcount and count: 6.
-  struct Row {
-    int x, y;
-    float across, dxc, dxf, dyc, dyf;
-    uint32_t quad_helpers;
+  const PixelDispatchResult r =
+      DrawTriangles(LaneShader<8>{&lane, &count, &dxc}, kScene, rt, LavapipePixelOptions());
+  // kScene's quads Q(0,0), Q(1,0) form the block x 0..3, y 0..1: one wave; Q(0,1) opens the
+  // block y 2..3, whose second quad Q(1,1) is empty: lanes 4..7 inactive.
+  CHECK(r.groups == 2);
+  CHECK(r.quads == 3);
+  CheckPicture("WaveGetLaneIndex", lane, {0, 1, 4, 5, 2, 3, 6, 7, 0, 1, _, _, 2, 3, _, _});
+  // Covered lanes: block 0 has 5 ((0,0) (1,0) (0,1) (1,1) (2,0)), block 1 has 1 ((0,2)).
+  CheckPicture("WaveActiveCountBits(true)", count, {5, 5, 5, 5, 5, 5, 5, 5, 1, 1, _, _, 1, 1, _, _});
+  // ddx_coarse(x*y) computed fine: the pixel's own row y + .5 (x*y grows by y per pixel in x).
+  CheckPicture("ddx_coarse(x*y) as fine", dxc,
+               {.5, .5, .5, .5, 1.5, 1.5, 1.5, 1.5, 2.5, 2.5, _, _, 3.5, 3.5, _, _});
+  // Outside a pixel dispatch the default (quad corner) is back: compute derivatives unchanged.
+  CHECK(detail::CurrentCoarseDerivatives() == CoarseDerivatives::kQuadCorner);
+}
+
+// ------------------------------ the lavapipe comparison shader
+
+namespace {
+
+/// The record tests/pixel/helper_lanes.hlsl writes for covered pixel (x, y) of kScene (4 x 4,
+/// WIDTH 4) at N = 16, row-major packing, quad-corner coarse derivatives, worked from the rules:
+/// lane = kScene's table; wave ops see the 6 covered lanes (helpers excluded); quad partners are
+/// x^1 / y^1 / both; discard demotes (0,0) (the top-left of quad sum 0), so afterwards it leaves
+/// the ballot and reads as a helper; derivatives of 3x+5y are 3 and 5, of x*y coarse (top row y0,
+/// left column x0) and fine (own row y, own column x).
+std::array<uint32_t, kRecordWords> SceneRecord(int x, int y) {
+  auto covered = [](int px, int py) { return px + py <= 2; };
+  auto lane_of = [](int px, int py) {
+    const int quad = py / 2 == 0 ? px / 2 : 2;  // Q(0,0), Q(1,0), Q(0,1)
+    return 4 * quad + (py & 1) * 2 + (px & 1);
   };
-  const Row rows[] = {{0, 0, 1.5f, .5f, .5f, .5f, .5f, 0},  {1, 0, .5f, .5f, .5f, .5f, 1.5f, 0},
-                      {0, 1, 1.5f, .5f, 1.5f, .5f, .5f, 0}, {1, 1, .5f, .5f, 1.5f, .5f, 1.5f, 0},
-                      {2, 0, 3.5f, .5f, .5f, 2.5f, 2.5f, 7}, {0, 2, 1.5f, 2.5f, 2.5f, .5f, .5f, 7}};
-  std::vector<uint32_t> expected(8 * 16, 0);
-  for (const Row& r : rows) {
-    const size_t i = 8 * size_t(r.y * 4 + r.x);
-    const uint32_t e[8] = {6, 6, r.quad_helpers, std::bit_cast<uint32_t>(r.across),
-                           std::bit_cast<uint32_t>(r.dxc), std::bit_cast<uint32_t>(r.dxf),
-                           std::bit_cast<uint32_t>(r.dyc), std::bit_cast<uint32_t>(r.dyf)};
-    for (int k = 0; k < 8; ++k) expected[i + k] = e[k];
-  }
-  for (int p = 0; p < 16; ++p) {
-    INFO(fmt::format("pixel ({}, {}): words {} expected {}", p % 4, p / 4,
-                     fmt::join(out.begin() + 8 * p, out.begin() + 8 * p + 8, " "),
-                     fmt::join(expected.begin() + 8 * p, expected.begin() + 8 * p + 8, " ")));
-    CHECK(std::equal(out.begin() + 8 * p, out.begin() + 8 * p + 8, expected.begin() + 8 * p));
-  }
+  auto code = [](int px, int py, bool helper) {
+    return 0x80000000u | (uint32_t(helper) << 24) | (uint32_t(py) << 12) | uint32_t(px);
+  };
+  auto f = [](float v) { return std::bit_cast<uint32_t>(v); };
+  const int lane = lane_of(x, y);
+  const float cx = x + .5f, cy = y + .5f, x0 = (x & ~1) + .5f, y0 = (y & ~1) + .5f;
+  const bool discarded_zero = true;  // (0,0) is covered and discarded
+  uint32_t prefix = 0, sum = 0, sum2 = 0;
+  for (int py = 0; py < 4; ++py)
+    for (int px = 0; px < 4; ++px)
+      if (covered(px, py)) {
+        const uint32_t value = uint32_t(px + 16 * py + 1);
+        sum += value;
+        if (!(px == 0 && py == 0 && discarded_zero)) sum2 += value;
+        if (lane_of(px, py) < lane) ++prefix;
+      }
+  auto helper_before = [&](int px, int py) { return !covered(px, py); };
+  auto helper_after = [&](int px, int py) { return !covered(px, py) || (px == 0 && py == 0); };
+  return {uint32_t(lane), 16, 0x11F, 0,
+          6, prefix, sum, code(x, y, false),
+          code(x ^ 1, y, helper_before(x ^ 1, y)), code(x, y ^ 1, helper_before(x, y ^ 1)),
+          code(x ^ 1, y ^ 1, helper_before(x ^ 1, y ^ 1)), f((x ^ 1) + .5f),
+          f(3), f(5), f(3), f(5),
+          f(3), f(5), f(y0), f(x0),
+          f(y0), f(x0), f(cy), f(cx),
+          f(y0 + x0), 0, 0, 0,
+          0x11E, 5, code(x ^ 1, y, helper_after(x ^ 1, y)), code(x, y ^ 1, helper_after(x, y ^ 1)),
+          code(x ^ 1, y ^ 1, helper_after(x ^ 1, y ^ 1)), sum2, f(cy), f(cx),
+          kRecordWritten, uint32_t(x), uint32_t(y), 0};
+}
+
+}  // namespace
+
+TEST_CASE("the lavapipe comparison shader's port records what its wave and quad saw") {
+  std::vector<uint4> out(size_t(kRecordWords / 4) * 16, uint4{0, 0, 0, 0});
+  RenderTarget rt(4, 4);
+  HelperLanesPort<16> port;
+  port.WIDTH = 4;
+  port.Out = RWStructuredBuffer<uint4>(std::span<uint4>(out));
+  DrawTriangles(port, kScene, rt);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) {
+      std::array<uint32_t, kRecordWords> actual{}, expected{};
+      for (int k = 0; k < kRecordWords / 4; ++k) {
+        const uint4 v = out[size_t(10 * (y * 4 + x) + k)];
+        actual[size_t(4 * k)] = v.x;
+        actual[size_t(4 * k + 1)] = v.y;
+        actual[size_t(4 * k + 2)] = v.z;
+        actual[size_t(4 * k + 3)] = v.w;
+      }
+      // (0,0) is discarded: its first 28 words were stored before discard, the rest dropped.
+      if (x + y <= 2) expected = SceneRecord(x, y);
+      if (x == 0 && y == 0) std::fill(expected.begin() + 28, expected.end(), 0u);
+      INFO(fmt::format("pixel ({}, {})\nexpected {:08x}\nactual   {:08x}", x, y,
+                       fmt::join(expected, " "), fmt::join(actual, " ")));
+      CHECK(actual == expected);
+    }
+  // SV_Target: (x + .5, y + .5, lane, 1) on covered pixels except the discarded (0,0).
+  CHECK(rt.at(0, 0) == float4{});
+  CHECK(rt.at(2, 0) == float4{2.5f, .5f, 4, 1});
+  CHECK(rt.at(0, 2) == float4{.5f, 2.5f, 8, 1});
 }
