@@ -115,6 +115,38 @@ ProcessResult RunProcess(const std::string& program, const std::vector<std::stri
   return result;
 }
 
+// SPIR-V ExecutionModel of a glslang -S stage name.
+std::optional<uint32_t> ExecutionModelOf(const std::string& stage) {
+  if (stage == "vert") return 0;  // Vertex
+  if (stage == "frag") return 4;  // Fragment
+  if (stage == "comp") return 5;  // GLCompute
+  return std::nullopt;
+}
+
+const char* StageWord(const std::string& stage) {
+  return stage == "frag" ? "pixel" : stage == "vert" ? "vertex" : "compute";
+}
+
+// An OpEntryPoint (opcode 15: model, id, nul-terminated name) with this model and name; a
+// malformed stream finds none.
+bool HasEntryPoint(const std::vector<uint32_t>& words, uint32_t model, const std::string& name) {
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) return false;
+    if (opcode == 15 && count >= 4 && words[i + 1] == model) {
+      std::string literal;
+      for (size_t b = 0; b < 4 * size_t(count - 3); ++b) {
+        const char c = char((words[i + 3 + b / 4] >> (8 * (b % 4))) & 0xff);
+        if (c == '\0') break;
+        literal += c;
+      }
+      if (literal == name) return true;
+    }
+    i += count;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> FindGlslangValidator(const std::string& validator) {
@@ -149,8 +181,13 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
     if (!out) throw std::runtime_error(fmt::format("cannot write {}", input.string()));
   }
 
-  std::vector<std::string> args = {"-D", "-S", "comp", "-e", options.entry, "--target-env",
-                                   options.target_env, "-V"};
+  const std::optional<uint32_t> model = ExecutionModelOf(options.stage);
+  if (!model)
+    throw std::invalid_argument(fmt::format("CompileHlsl: stage '{}' is not one of comp, frag, "
+                                            "vert",
+                                            options.stage));
+  std::vector<std::string> args = {"-D", "-S", options.stage, "-e", options.entry,
+                                   "--target-env", options.target_env, "-V"};
   const fs::path hlsl_dir = fs::path(hlsl_path).parent_path();
   if (!hlsl_dir.empty()) args.push_back("-I" + hlsl_dir.string());
   for (const std::string& inc : options.include_dirs) args.push_back("-I" + inc);
@@ -191,10 +228,11 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
   // For a missing entry function glslang only warns ("Entry point not found") and emits an
   // empty function of that name with numthreads(1,1,1).
   if (messages.find("Entry point not found") != std::string::npos ||
-      !ReflectSpirv(words, options.entry).has_entry)
-    throw HlslCompileError(fmt::format("{}: error: entry point '{}' not found (a compute shader "
+      !HasEntryPoint(words, *model, options.entry))
+    throw HlslCompileError(fmt::format("{}: error: entry point '{}' not found (a {} shader "
                                        "function of that name)\nglslangValidator output:\n{}",
-                                       hlsl_path, options.entry, messages),
+                                       hlsl_path, options.entry, StageWord(options.stage),
+                                       messages),
                            hlsl_path, 0, messages);
   return words;
 }

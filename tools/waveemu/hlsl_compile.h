@@ -1,6 +1,7 @@
-// hlsl_compile.h -- HLSL compute shader text to SPIR-V through Debian's glslangValidator
-// (DESIGN §4: `glslangValidator -D -S comp -e ENTRY --target-env vulkan1.1 -V`), run as a child
-// process with an argument vector (no shell), its messages mapped back to the HLSL file.
+// hlsl_compile.h -- HLSL shader text (compute by default; fragment and vertex for the pixel
+// oracle) to SPIR-V through Debian's glslangValidator (DESIGN §4: `glslangValidator -D -S comp
+// -e ENTRY --target-env vulkan1.1 -V`), run as a child process with an argument vector (no
+// shell), its messages mapped back to the HLSL file.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,11 @@ class HlslCompileError : public std::runtime_error {
 
 struct HlslCompileOptions {
   std::string entry = "main";
+  // glslang's -S: "comp", "frag" or "vert". The entry point must exist with that stage's
+  // execution model.
+  std::string stage = "comp";
+  // vulkan1.1 gives SPIR-V 1.3, where glslang compiles HLSL `discard` to OpKill (terminate);
+  // vulkan1.3 gives SPIR-V 1.6, where it emits OpDemoteToHelperInvocation (HLSL's demote).
   std::string target_env = "vulkan1.1";
   std::string validator = "glslangValidator";  // looked up in PATH unless it has a '/'
   std::vector<std::string> include_dirs;       // -I; the HLSL file's own folder is added

@@ -1,0 +1,272 @@
+// test_pixel_lavapipe.cpp -- issue 5's pixel oracle: the same triangles drawn by lavapipe
+// (tools/waveemu/vulkan_fragment.h) and by waveemu's rasterizer and pixel dispatch. Coverage
+// (top-left rule, shared edges) first; then tests/pixel/helper_lanes.hlsl against its port,
+// record by record, with lavapipe's measured quad packing and derivative rule
+// (LavapipePixelOptions). Skips without Vulkan or glslang (WAVEEMU_REQUIRE_VULKAN=1: fails).
+#if defined(WAVEEMU_ORACLE_TESTS) && WAVEEMU_HAVE_VULKAN_BACKEND
+
+#include "emulator/pixel.h"
+#include "tests/pixel/helper_lanes_port.h"
+#include "tools/waveemu/hlsl_compile.h"
+#include "tools/waveemu/vulkan_backend.h"
+#include "tools/waveemu/vulkan_fragment.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <bit>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace waveemu::oracle {
+namespace {
+
+namespace fs = std::filesystem;
+using test::kRecordWords;
+
+constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
+// Only lavapipe, unless the caller chose ICDs: the measured packing is lavapipe's.
+const bool kIcdChosen = [] {
+  if (!std::getenv("VK_DRIVER_FILES") && !std::getenv("VK_ICD_FILENAMES") &&
+      fs::exists(kLavapipeIcd))
+    setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
+  return true;
+}();
+
+// Why the Vulkan tests cannot run here, or "" when they can.
+const std::string& SkipReason() {
+  static const std::string reason = []() -> std::string {
+    if (!FindGlslangValidator()) return "glslangValidator not found (apt-get install glslang-tools)";
+    try {
+      if (ListVulkanDevices().empty())
+        return "no Vulkan device (apt-get install mesa-vulkan-drivers for lavapipe)";
+    } catch (const VulkanBackendError& e) {
+      return e.what();
+    }
+    return "";
+  }();
+  return reason;
+}
+
+#define WAVEEMU_REQUIRE_VULKAN_OR_SKIP()                             \
+  do {                                                               \
+    if (!SkipReason().empty()) {                                     \
+      if (std::getenv("WAVEEMU_REQUIRE_VULKAN")) FAIL(SkipReason()); \
+      MESSAGE("skipped: " << SkipReason());                          \
+      return;                                                        \
+    }                                                                \
+  } while (0)
+
+fs::path PixelShaderPath(const std::string& name) {
+  return fs::path(__FILE__).parent_path().parent_path() / "pixel" / name;
+}
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+constexpr int kWidth = 32, kHeight = 16;
+
+// The scene: kScene's corner triangle, a thin skewed one, and two that share an edge running
+// through pixel centres (the top-left rule decides it, and the pixels along it have quad
+// partners in the other triangle: helpers of their own primitive). Every vertex is a multiple
+// of 1/256 pixel, so the NDC trip is exact and no snapping is involved.
+const Triangle kTriangles[] = {
+    {{0, 0}, {4, 0}, {0, 4}},
+    {{5.5f, 1.25f}, {15, 6}, {7, 14.5f}},
+    {{17, 1}, {31, 6}, {20.5f, 14.5f}},      // clockwise on screen
+    {{31, 6}, {29.5f, 15}, {20.5f, 14.5f}},  // shares (31,6)-(20.5,14.5); counter-clockwise
+};
+// Extra coverage cases: a square split along a diagonal through pixel centres, both windings.
+const Triangle kSquare[] = {
+    {{1, 1}, {9, 1}, {9, 9}}, {{1, 1}, {1, 9}, {9, 9}},
+    {{17, 1}, {17, 9}, {25, 1}}, {{25, 1}, {17, 9}, {25, 9}},
+};
+
+FragmentDraw Draw(const std::string& file, std::span<const Triangle> triangles, size_t words) {
+  FragmentDraw d;
+  const fs::path path = PixelShaderPath(file);
+  d.hlsl = ReadText(path);
+  d.hlsl_path = path.string();
+  d.defines = {fmt::format("WIDTH={}", kWidth)};
+  d.width = kWidth;
+  d.height = kHeight;
+  d.clear = {-1, -1, -1, -1};
+  for (const Triangle& t : triangles)
+    for (const float2& v : {t.v0, t.v1, t.v2}) d.vertices.push_back({v.x, v.y});
+  d.buffers.push_back(std::vector<uint32_t>(words, 0));
+  return d;
+}
+
+// The words of one record, named for mismatch reports (tests/pixel/helper_lanes.hlsl).
+constexpr const char* kFields[kRecordWords] = {
+    "WaveGetLaneIndex", "WaveGetLaneCount", "ballot.x", "ballot.yzw",
+    "WaveActiveCountBits", "WavePrefixCountBits", "WaveActiveSum", "code (own)",
+    "QuadReadAcrossX(code)", "QuadReadAcrossY(code)", "QuadReadAcrossDiagonal(code)",
+    "QuadReadAcrossX(pos.x)",
+    "ddx(l)", "ddy(l)", "ddx_coarse(l)", "ddy_coarse(l)",
+    "ddx_fine(l)", "ddy_fine(l)", "ddx(q)", "ddy(q)",
+    "ddx_coarse(q)", "ddy_coarse(q)", "ddx_fine(q)", "ddy_fine(q)",
+    "fwidth(q)", "0", "0", "0",
+    "ballot2.x", "WaveActiveCountBits after discard", "QuadReadAcrossX(code2)",
+    "QuadReadAcrossY(code2)",
+    "QuadReadAcrossDiagonal(code2)", "WaveActiveSum after discard", "ddx_fine(q2)",
+    "ddy_fine(q2)",
+    "written", "x", "y", "0"};
+
+// Word k of the quad-level part of a record: helper flags through quad reads, derivatives and
+// discard. These must match whatever the packing; the rest (lanes, ballots, counts, sums) are
+// wave-level and match only when the emulator packs quads as the driver does.
+bool QuadLevel(int k) { return (k >= 7 && k <= 27) || (k >= 30 && k <= 32) || k >= 34; }
+
+}  // namespace
+
+TEST_CASE("lavapipe covers the same pixels as waveemu's rasterizer, shared edges exactly once") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  for (std::span<const Triangle> scene : {std::span<const Triangle>(kTriangles),
+                                          std::span<const Triangle>(kSquare)}) {
+    const FragmentResult r = RunFragmentOnVulkan(
+        Draw("coverage_count.hlsl", scene, size_t(kWidth) * kHeight));
+    // lavapipe snaps to 8 sub-pixel bits, as waveemu's rasterizer (kSubPixelBits) does.
+    CHECK(r.sub_pixel_precision_bits == uint32_t(kSubPixelBits));
+    std::vector<int> expected(size_t(kWidth) * kHeight, 0);
+    for (const Triangle& t : scene) {
+      const Coverage c = Rasterize(std::span<const Triangle>(&t, 1), kWidth, kHeight);
+      for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) expected[size_t(y) * kWidth + x] += c.Test(x, y);
+    }
+    int covered = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) {
+        const size_t p = size_t(y) * kWidth + x;
+        covered += expected[p] > 0;
+        INFO(fmt::format("pixel ({}, {}): lavapipe drew it {} time(s), waveemu {}", x, y,
+                         r.buffers[0][p], expected[p]));
+        CHECK(r.buffers[0][p] == uint32_t(expected[p]));
+        CHECK(r.target[p][0] == (expected[p] ? 1.0f : -1.0f));
+      }
+    CHECK(covered > 100);  // the scene covers something worth comparing
+  }
+}
+
+TEST_CASE("helper_lanes.hlsl on lavapipe matches its port on waveemu's pixel dispatch, pixel by "
+          "pixel") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  const size_t words = size_t(kRecordWords) * kWidth * kHeight;
+  const FragmentResult gpu = RunFragmentOnVulkan(Draw("helper_lanes.hlsl", kTriangles, words));
+  REQUIRE_MESSAGE(gpu.demote, "glslang --target-env vulkan1.3 should compile discard to "
+                              "OpDemoteToHelperInvocation");
+  REQUIRE_MESSAGE(gpu.device.subgroup_size == 8,
+                  "LavapipePixelOptions reproduce lavapipe's packing at wave 8; this device "
+                  "reports wave " << gpu.device.subgroup_size);
+
+  std::vector<uint4> records(words / 4, uint4{0, 0, 0, 0});
+  test::HelperLanesPort<8> port;
+  port.WIDTH = kWidth;
+  port.Out = RWStructuredBuffer<uint4>(std::span<uint4>(records));
+  RenderTarget target(kWidth, kHeight, float4{-1, -1, -1, -1});
+  DrawTriangles(port, kTriangles, target, LavapipePixelOptions());
+
+  int mismatches = 0, compared = 0;
+  for (int y = 0; y < kHeight; ++y)
+    for (int x = 0; x < kWidth; ++x) {
+      const size_t base = size_t(kRecordWords) * (size_t(y) * kWidth + x);
+      std::string report;
+      for (int k = 0; k < kRecordWords; ++k) {
+        const uint4& v = records[(base + size_t(k)) / 4];
+        const uint32_t emu = k % 4 == 0 ? v.x : k % 4 == 1 ? v.y : k % 4 == 2 ? v.z : v.w;
+        const uint32_t dev = gpu.buffers[0][base + size_t(k)];
+        if (emu != dev)
+          report += fmt::format("  word {:2} {:<34} {}  lavapipe 0x{:08x} ({})  waveemu 0x{:08x} "
+                                "({})\n",
+                                k, kFields[k], QuadLevel(k) ? "quad" : "wave", dev,
+                                std::bit_cast<float>(dev), emu, std::bit_cast<float>(emu));
+      }
+      const std::array<float, 4>& t = gpu.target[size_t(y) * kWidth + x];
+      const float4 e = target.at(x, y);
+      if (t[0] != e.x || t[1] != e.y || t[2] != e.z || t[3] != e.w)
+        report += fmt::format("  SV_Target lavapipe ({}, {}, {}, {}) waveemu ({}, {}, {}, {})\n",
+                              t[0], t[1], t[2], t[3], e.x, e.y, e.z, e.w);
+      compared += gpu.buffers[0][base + 36] == test::kRecordWritten;
+      if (!report.empty()) {
+        ++mismatches;
+        INFO(fmt::format("pixel ({}, {}):\n{}", x, y, report));
+        CHECK(report.empty());
+      }
+    }
+  CHECK(mismatches == 0);
+  CHECK(compared > 100);  // covered, not discarded pixels with a full record
+
+  // Independent of the port: lavapipe's helper flags (a lane missing from WaveActiveBallot)
+  // are exactly the pixels its own triangle does not cover; so helpers stay out of wave ops.
+  for (const Triangle& tri : kTriangles) {
+    const Coverage c = Rasterize(std::span<const Triangle>(&tri, 1), kWidth, kHeight);
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) {
+        if (!c.Test(x, y)) continue;
+        const uint32_t* rec = &gpu.buffers[0][size_t(kRecordWords) * (size_t(y) * kWidth + x)];
+        const int partners[3][2] = {{x ^ 1, y}, {x, y ^ 1}, {x ^ 1, y ^ 1}};
+        for (int k = 0; k < 3; ++k) {
+          const uint32_t code = rec[8 + k];
+          INFO(fmt::format("pixel ({}, {}) reads partner ({}, {}): code 0x{:08x}", x, y,
+                           partners[k][0], partners[k][1], code));
+          CHECK((code & 0xFFF) == uint32_t(partners[k][0]));
+          CHECK(((code >> 12) & 0xFFF) == uint32_t(partners[k][1]));
+          CHECK(((code >> 24) & 1) == uint32_t(!c.Test(partners[k][0], partners[k][1])));
+        }
+      }
+  }
+}
+
+TEST_CASE("lavapipe runs discard compiled as OpKill like demote (Vulkan leaves it undefined)") {
+  // glslang --target-env vulkan1.1 emits OpKill: the invocation terminates, and Vulkan leaves
+  // quad reads and derivatives that need it undefined. lavapipe 22.3 keeps computing the lane
+  // as a helper (SIMD masking), so the records equal the demote run's; a driver change here
+  // means docs/execution_model.md §12's table needs a new line.
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  const size_t words = size_t(kRecordWords) * kWidth * kHeight;
+  FragmentDraw kill = Draw("helper_lanes.hlsl", kTriangles, words);
+  kill.target_env = "vulkan1.1";
+  const FragmentResult killed = RunFragmentOnVulkan(kill);
+  const FragmentResult demoted = RunFragmentOnVulkan(Draw("helper_lanes.hlsl", kTriangles, words));
+  CHECK(killed.kill);
+  CHECK_FALSE(killed.demote);
+  int differing = 0;
+  for (size_t p = 0; p < size_t(kWidth) * kHeight; ++p)
+    for (int k = 0; k < kRecordWords; ++k) {
+      const size_t w = p * kRecordWords + size_t(k);
+      if (killed.buffers[0][w] != demoted.buffers[0][w]) {
+        ++differing;
+        INFO(fmt::format("pixel ({}, {}) word {} {}: OpKill 0x{:08x}, demote 0x{:08x}",
+                         p % kWidth, p / kWidth, k, kFields[k], killed.buffers[0][w],
+                         demoted.buffers[0][w]));
+        CHECK(killed.buffers[0][w] == demoted.buffers[0][w]);
+      }
+    }
+  CHECK(differing == 0);
+}
+
+TEST_CASE("the pixel oracle refuses a vertex the viewport transform would round") {
+  FragmentDraw d;
+  d.hlsl_path = "x.hlsl";
+  d.width = 6;  // 2 * 1 / 6 - 1 = -2/3 has no exact float
+  d.height = 4;
+  d.vertices = {{1, 0}, {4, 0}, {0, 4}};
+  CHECK_THROWS_WITH_AS(FragmentVertexShader(d),
+                       doctest::Contains("does not survive the viewport transform exactly"),
+                       VulkanBackendError);
+  d.width = 8;
+  CHECK(FragmentVertexShader(d).find("SV_VertexID") != std::string::npos);
+}
+
+}  // namespace waveemu::oracle
+
+#endif  // WAVEEMU_ORACLE_TESTS && WAVEEMU_HAVE_VULKAN_BACKEND
