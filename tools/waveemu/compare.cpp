@@ -65,6 +65,19 @@ std::string Layout(const BufferDesc& d) {
              : std::string(ToString(d.format));
 }
 
+/// "level 1 (4x2) texel (3, 1) channel 2" for the value at `offset` bytes of a texture's data.
+std::string DescribeTexel(const TextureDesc& t, uint64_t offset, size_t esize) {
+  uint32_t mip = 0;
+  while (mip + 1 < t.mip_levels && offset >= t.LevelOffset(mip + 1)) ++mip;
+  const uint64_t in_level = offset - t.LevelOffset(mip);
+  const uint64_t texel = in_level / t.TexelBytes();
+  const uint64_t channel = (in_level % t.TexelBytes()) / esize;
+  std::string s = fmt::format("level {} ({}x{}) texel ({}, {})", mip, t.Width(mip), t.Height(mip),
+                              texel % t.Width(mip), texel / t.Width(mip));
+  if (t.TexelBytes() != esize) s += fmt::format(" channel {}", channel);
+  return s;
+}
+
 /// Lists differing values of `desc`'s format between `a` and `b` (same size), with `differs`
 /// deciding per value; fills `out`.
 template <class Differs>
@@ -83,8 +96,9 @@ void ListValueDiffs(const BufferDesc& desc, std::span<const std::byte> a,
     if (out.mismatches++ < kMaxListed) {
       const uint64_t record = v * esize / rsize;
       const uint64_t component = (v * esize % rsize) / esize;
-      std::string where = DescribeRecord(record, records, layout);
-      if (rsize != esize) where += fmt::format(" value {}", component);
+      std::string where = desc.texture ? DescribeTexel(*desc.texture, v * esize, esize)
+                                       : DescribeRecord(record, records, layout);
+      if (!desc.texture && rsize != esize) where += fmt::format(" value {}", component);
       out.lines.push_back(fmt::format("{}: {} {}, {} {}", where, a_name,
                                       FormatValue(desc.format, pa), b_name,
                                       FormatValue(desc.format, pb)));
@@ -315,10 +329,13 @@ std::vector<CompareOutcome> CompareRuns(const Pipeline& p, const BufferContents&
                                         const BufferContents& b, const ThreadLayout& layout,
                                         const std::string& a_name, const std::string& b_name) {
   std::vector<CompareOutcome> outcomes;
+  std::vector<std::string> done;  // a texture bound through several UAVs is compared once
   for (const auto& binding : p.bindings) {
     if (!IsWritable(binding.kind)) continue;
     const BufferDesc* desc = p.FindBuffer(binding.name);
     if (!desc) continue;
+    if (std::find(done.begin(), done.end(), desc->name) != done.end()) continue;
+    done.push_back(desc->name);
     const ResultRule* multiset = nullptr;
     for (const auto& r : p.results)
       if (r.kind == RuleKind::kBufferMultiset && r.actual == desc->name) multiset = &r;

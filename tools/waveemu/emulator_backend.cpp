@@ -46,12 +46,58 @@ const ResourceBinding& PortContext::Find(std::string_view slot, std::string_view
         "{}: the port of {} ({}) binds {} '{}' at register {}, but no resource of the pipeline "
         "has DirectXBinding {} (Register {}, Space {}) or is named '{}'", p_.path,
         p_.HlslFileName(), p_.entry, ToString(kind), hlsl_name, slot,
-        cls == 't' ? "an SRV" : cls == 'u' ? "a UAV" : "a CBV", reg, space, hlsl_name));
+        cls == 't' ? "an SRV" : cls == 'u' ? "a UAV" : cls == 's' ? "a sampler" : "a CBV", reg,
+        space, hlsl_name));
   if (found->kind != kind)
     throw PortError(fmt::format("{}:{}: resource '{}' is a {}, but the shader declares {} as a {}",
                                 p_.path, found->source_line, found->name, ToString(found->kind),
                                 hlsl_name, ToString(kind)));
   return *found;
+}
+
+Texture2DResource& PortContext::StageTexture(const ResourceBinding& b) {
+  StagedTexture& t = textures_[b.name];
+  if (!t.resource) {
+    const BufferDesc& desc = *p_.FindBuffer(b.name);  // the reader checked both
+    const TextureDesc& td = *desc.texture;
+    t.resource = std::make_unique<Texture2DResource>(td.format, td.width, td.height,
+                                                     td.mip_levels);
+    const auto& bytes = buffers_.at(b.name);
+    for (uint32_t m = 0; m < td.mip_levels; ++m) {
+      const auto level = t.resource->Level(m);
+      std::memcpy(level.data(), bytes.data() + td.LevelOffset(m), level.size());
+    }
+  }
+  t.writable = t.writable || IsWritable(b.kind);
+  return *t.resource;
+}
+
+SamplerState PortContext::SamplerStateOf(const ResourceBinding& b) const {
+  const SamplerDesc& d = *p_.FindSampler(b.name);  // the reader checked it
+  SamplerState s;
+  s.filter = d.min_filter == SamplerFilter::kNearest ? Filter::MIN_MAG_MIP_POINT
+             : d.mip_filter == SamplerFilter::kNearest ? Filter::MIN_MAG_LINEAR_MIP_POINT
+                                                       : Filter::MIN_MAG_MIP_LINEAR;
+  auto mode = [](SamplerAddress a) {
+    switch (a) {
+      case SamplerAddress::kRepeat: return TextureAddressMode::WRAP;
+      case SamplerAddress::kMirror: return TextureAddressMode::MIRROR;
+      case SamplerAddress::kBorder: return TextureAddressMode::BORDER;
+      case SamplerAddress::kMirrorOnce: return TextureAddressMode::MIRROR_ONCE;
+      case SamplerAddress::kClamp: break;
+    }
+    return TextureAddressMode::CLAMP;
+  };
+  s.address_u = mode(d.address_u);
+  s.address_v = mode(d.address_v);
+  switch (d.border) {
+    case SamplerBorder::kTransparentBlack: s.border_color = {0, 0, 0, 0}; break;
+    case SamplerBorder::kOpaqueBlack: s.border_color = {0, 0, 0, 1}; break;
+    case SamplerBorder::kOpaqueWhite: s.border_color = {1, 1, 1, 1}; break;
+  }
+  s.min_lod = d.min_lod;
+  s.max_lod = d.max_lod;
+  return s;
 }
 
 const std::vector<Port>& Ports() {

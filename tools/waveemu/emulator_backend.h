@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,15 @@ struct FieldCopy {
   size_t host_offset, device_offset, size;
 };
 
+template <class R>
+inline constexpr bool kIsTexture2D = false;
+template <class T>
+inline constexpr bool kIsTexture2D<Texture2D<T>> = true;
+template <class R>
+inline constexpr bool kIsRWTexture2D = false;
+template <class T>
+inline constexpr bool kIsRWTexture2D<RWTexture2D<T>> = true;
+
 /// Binds a pipeline's buffers to a port's resources. Each Bind copies the buffer into typed host
 /// memory (no aliasing of the byte vectors); Finish() copies writable ones back.
 class PortContext {
@@ -51,10 +61,26 @@ class PortContext {
   /// type: StructuredBuffer<T>, RWStructuredBuffer<T>, Buffer<T>, RWBuffer<T>,
   /// ByteAddressBuffer or RWByteAddressBuffer. `fields` maps a host struct T into records whose
   /// layout differs (default: T's bytes at the start of each record).
+  /// Texture2D<T>, RWTexture2D<T> and SamplerState bind the same way (docs/pipelines.md,
+  /// "Textures and samplers"): one Texture2DResource per texture buffer, shared by its views.
   template <class R>
   R Bind(std::string_view slot, std::string_view hlsl_name, std::vector<FieldCopy> fields = {}) {
     const ResourceBinding& b = Find(slot, hlsl_name, KindOf<R>());
-    if constexpr (std::is_same_v<R, ByteAddressBuffer> || std::is_same_v<R, RWByteAddressBuffer>) {
+    if constexpr (std::is_same_v<R, SamplerState>) {
+      return SamplerStateOf(b);
+    } else if constexpr (kIsTexture2D<R> || kIsRWTexture2D<R>) {
+      Texture2DResource& tex = StageTexture(b);
+      try {
+        if constexpr (kIsTexture2D<R>)
+          return R(tex, *b.view_format, b.most_detailed_mip, b.mip_count);
+        else
+          return R(tex, *b.view_format, b.mip_slice);
+      } catch (const UsageError& e) {
+        throw PortError(fmt::format("{}:{}: the port binds {} at {} over texture '{}': {}",
+                                    p_.path, b.source_line, hlsl_name, slot, b.name, e.what()));
+      }
+    } else if constexpr (std::is_same_v<R, ByteAddressBuffer> ||
+                         std::is_same_v<R, RWByteAddressBuffer>) {
       auto& words = Stage<uint32_t>(b, {}, slot);
       return R(std::span<uint32_t>(words));
     } else {
@@ -80,12 +106,29 @@ class PortContext {
     return v;
   }
 
-  /// Copies writable staged buffers back into the pipeline's buffer contents.
+  /// Copies writable staged buffers and textures back into the pipeline's buffer contents.
   void Finish() {
     for (auto& s : staged_) s->WriteBack(buffers_);
+    for (auto& [name, t] : textures_)
+      if (t.writable) {
+        auto& bytes = buffers_.at(name);
+        size_t offset = 0;
+        for (uint32_t m = 0; m < t.resource->mip_levels(); ++m) {
+          const auto level = t.resource->Level(m);
+          std::memcpy(bytes.data() + offset, level.data(), level.size());
+          offset += level.size();
+        }
+      }
   }
 
  private:
+  struct StagedTexture {
+    std::unique_ptr<Texture2DResource> resource;  // stable address: views point at it
+    bool writable = false;
+  };
+  Texture2DResource& StageTexture(const ResourceBinding& b);
+  SamplerState SamplerStateOf(const ResourceBinding& b) const;
+
   struct StagedBase {
     virtual ~StagedBase() = default;
     virtual void WriteBack(BufferContents& buffers) = 0;
@@ -113,7 +156,10 @@ class PortContext {
   }
   template <class R>
   static ResourceKind KindOf() {
-    if constexpr (std::is_same_v<R, ByteAddressBuffer>) return ResourceKind::kByteAddressBuffer;
+    if constexpr (std::is_same_v<R, SamplerState>) return ResourceKind::kSampler;
+    else if constexpr (kIsTexture2D<R>) return ResourceKind::kTexture2D;
+    else if constexpr (kIsRWTexture2D<R>) return ResourceKind::kRWTexture2D;
+    else if constexpr (std::is_same_v<R, ByteAddressBuffer>) return ResourceKind::kByteAddressBuffer;
     else if constexpr (std::is_same_v<R, RWByteAddressBuffer>) return ResourceKind::kRWByteAddressBuffer;
     else if constexpr (std::is_same_v<R, StructuredBuffer<typename R::element_type>>)
       return ResourceKind::kStructuredBuffer;
@@ -160,6 +206,7 @@ class PortContext {
   const Pipeline& p_;
   BufferContents& buffers_;
   std::vector<std::unique_ptr<StagedBase>> staged_;
+  std::map<std::string, StagedTexture> textures_;
 };
 
 /// One registered port.

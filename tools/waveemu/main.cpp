@@ -202,6 +202,8 @@ VulkanRecord RunVulkan(const Pipeline& p, const std::string& device) {
                                                                     : r.device.driver_info)));
   v.run.facts.push_back(fmt::format("\"robustness\": {}", JsonString(r.robustness)));
   v.run.facts.push_back(fmt::format("\"prefix_scans_rewritten\": {}", r.prefix_scans_rewritten));
+  v.run.facts.push_back(
+      fmt::format("\"storage_images_rewritten\": {}", r.storage_images_rewritten));
   v.run.facts.push_back(fmt::format("\"local_size\": [{}, {}, {}]", r.local_size[0],
                                     r.local_size[1], r.local_size[2]));
   v.run.facts.push_back(fmt::format("\"dispatch_ms\": {}", r.dispatch_ms));

@@ -17,6 +17,7 @@
 #include <initializer_list>
 #include <limits>
 #include <set>
+#include <span>
 #include <sstream>
 
 namespace waveemu::oracle {
@@ -57,7 +58,35 @@ constexpr KindInfo kKinds[] = {
     {ResourceKind::kByteAddressBuffer, "ByteAddressBuffer", false, 't'},
     {ResourceKind::kRWByteAddressBuffer, "RWByteAddressBuffer", true, 'u'},
     {ResourceKind::kConstantBuffer, "ConstantBuffer", false, 'b'},
+    {ResourceKind::kTexture2D, "Texture2D", false, 't'},
+    {ResourceKind::kRWTexture2D, "RWTexture2D", true, 'u'},
+    {ResourceKind::kSampler, "Sampler", false, 's'},
 };
+
+struct TextureFormatInfo {
+  Format format;
+  const char* name;
+};
+constexpr TextureFormatInfo kTextureFormats[] = {
+    {Format::R8G8B8A8_UNORM, "R8G8B8A8_UNORM"},
+    {Format::R8G8B8A8_UNORM_SRGB, "R8G8B8A8_UNORM_SRGB"},
+    {Format::R16G16B16A16_FLOAT, "R16G16B16A16_FLOAT"},
+    {Format::R32G32B32A32_FLOAT, "R32G32B32A32_FLOAT"},
+    {Format::R32_FLOAT, "R32_FLOAT"},
+    {Format::R32_UINT, "R32_UINT"},
+};
+
+// The texture format a buffer's Format and Channels name when TextureFormat is absent.
+std::optional<Format> ImpliedTextureFormat(DataFormat f, uint32_t channels) {
+  if (f == DataFormat::kFloat32 && channels == 4) return Format::R32G32B32A32_FLOAT;
+  if (f == DataFormat::kFloat32 && channels == 1) return Format::R32_FLOAT;
+  if ((f == DataFormat::kUInt32 || f == DataFormat::kHex32) && channels == 1)
+    return Format::R32_UINT;
+  if ((f == DataFormat::kFloat16 || f == DataFormat::kHex16) && channels == 4)
+    return Format::R16G16B16A16_FLOAT;
+  if (f == DataFormat::kHex8 && channels == 4) return Format::R8G8B8A8_UNORM;
+  return std::nullopt;
+}
 
 struct RuleInfo {
   RuleKind kind;
@@ -108,6 +137,14 @@ std::optional<ResourceKind> ParseResourceKind(std::string_view name) {
     if (name == e.name) return e.kind;
   return std::nullopt;
 }
+bool IsTextureKind(ResourceKind k) {
+  return k == ResourceKind::kTexture2D || k == ResourceKind::kRWTexture2D;
+}
+std::optional<Format> ParseTextureFormat(std::string_view name) {
+  for (const auto& e : kTextureFormats)
+    if (name == e.name) return e.format;
+  return std::nullopt;
+}
 bool IsWritable(ResourceKind k) {
   for (const auto& e : kKinds)
     if (e.kind == k) return e.writable;
@@ -138,6 +175,11 @@ const BufferDesc* Pipeline::FindBuffer(const std::string& name) const {
 const ResourceBinding* Pipeline::FindBinding(const std::string& name) const {
   for (const auto& b : bindings)
     if (b.name == name) return &b;
+  return nullptr;
+}
+const SamplerDesc* Pipeline::FindSampler(const std::string& name) const {
+  for (const auto& s : samplers)
+    if (s.name == name) return &s;
   return nullptr;
 }
 std::string Pipeline::HlslFileName() const {
@@ -418,11 +460,68 @@ std::array<uint32_t, 3> GroupCount(const Reader& r, const YAML::Node& n, const c
   return v;
 }
 
+// OutputProps (offload-test-suite) and TextureFormat (waveemu): the buffer is a 2-D texture whose
+// Data holds every level.
+void ReadTextureProps(const Reader& r, const YAML::Node& n, const YAML::Node& props, int size_line,
+                      BufferDesc& b) {
+  r.Map(props, "OutputProps");
+  r.CheckKeys(props, "OutputProps", {"Height", "Width", "Depth", "MipLevels", "ArraySlices"});
+  const std::string what = fmt::format("buffer '{}'", b.name);
+  TextureDesc t;
+  t.width = r.Integer<uint32_t>(r.Required(props, "Width", what.c_str()), "Width");
+  t.height = r.Integer<uint32_t>(r.Required(props, "Height", what.c_str()), "Height");
+  const YAML::Node depth = r.Required(props, "Depth", what.c_str());
+  if (r.Integer<uint32_t>(depth, "Depth") != 1)
+    r.Fail(depth, fmt::format("{}: Depth must be 1 (waveemu has 2-D textures only)", what));
+  if (const YAML::Node a = props["ArraySlices"]; a.IsDefined() &&
+                                                 r.Integer<uint32_t>(a, "ArraySlices") != 1)
+    r.Fail(a, fmt::format("{}: texture arrays (ArraySlices > 1) are not supported", what));
+  constexpr uint32_t kMaxSide = 16384;  // D3D12_REQ_TEXTURE2D_U_OR_V_DIMENSION
+  if (t.width == 0 || t.height == 0 || t.width > kMaxSide || t.height > kMaxSide)
+    r.Fail(props, fmt::format("{}: a texture of {}x{} is outside 1..{} per side", what, t.width,
+                              t.height, kMaxSide));
+  uint32_t full = 1;
+  for (uint32_t m = std::max(t.width, t.height); m > 1; m >>= 1) ++full;
+  if (const YAML::Node ml = props["MipLevels"]; ml.IsDefined()) {
+    t.mip_levels = r.Integer<uint32_t>(ml, "MipLevels");
+    if (t.mip_levels < 1 || t.mip_levels > full)
+      r.Fail(ml, fmt::format("{}: MipLevels {} is outside 1..{} (the full chain of {}x{})", what,
+                             t.mip_levels, full, t.width, t.height));
+  }
+  const size_t esize = ElementSize(b.format);
+  if (const YAML::Node tf = n["TextureFormat"]; tf.IsDefined()) {
+    const std::string name = r.String(tf, "TextureFormat");
+    const auto f = ParseTextureFormat(name);
+    if (!f)
+      r.Fail(tf, fmt::format("{}: unknown TextureFormat '{}' (known: {})", what, name,
+                             NameList(kTextureFormats)));
+    t.format = *f;
+    if (esize * b.channels != t.TexelBytes())
+      r.Fail(tf, fmt::format("{}: a {} texel is {} bytes, but Format {} x Channels {} is {} "
+                             "bytes", what, name, t.TexelBytes(), ToString(b.format), b.channels,
+                             esize * b.channels));
+  } else {
+    const auto f = ImpliedTextureFormat(b.format, b.channels);
+    if (!f)
+      r.Fail(props, fmt::format("{}: Format {} with Channels {} names no texture format; add "
+                                "TextureFormat (one of {})", what, ToString(b.format), b.channels,
+                                NameList(kTextureFormats)));
+    t.format = *f;
+  }
+  if (b.data.size() != t.TotalBytes())
+    r.Fail(size_line, fmt::format(
+        "{} holds {} bytes, but a {}x{} {} texture with {} mip level(s) needs {} (each level "
+        "max(1, w >> m) x max(1, h >> m) texels of {} bytes, level 0 first)", what,
+        b.data.size(), t.width, t.height, InfoOf(t.format).name, t.mip_levels, t.TotalBytes(),
+        t.TexelBytes()));
+  b.texture = t;
+}
+
 void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, BufferDesc& b) {
   r.Map(n, "a buffer");
   r.CheckKeys(n, "a buffer",
               {"Name", "Format", "Stride", "Data", "FillSize", "FillValue", "DataFile", "Channels",
-               "ArraySize"});
+               "ArraySize", "OutputProps", "TextureFormat"});
   b.source_line = r.Line(n);
   b.name = r.String(r.Required(n, "Name", "a buffer"), "Name");
   const YAML::Node fmt_node = r.Required(n, "Format", fmt::format("buffer '{}'", b.name).c_str());
@@ -439,9 +538,18 @@ void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, Buffe
       r.Fail(s, fmt::format("buffer '{}': Stride {} is not a multiple of the {}-byte {} element",
                             b.name, b.stride, esize, fmt_name));
   }
-  if (const YAML::Node c = n["Channels"]; c.IsDefined() && r.Integer<uint32_t>(c, "Channels") != 1)
-    r.Fail(c, fmt::format("buffer '{}': Channels other than 1 (textures) are not supported",
-                          b.name));
+  const YAML::Node props = n["OutputProps"];
+  if (const YAML::Node c = n["Channels"]; c.IsDefined()) {
+    b.channels = r.Integer<uint32_t>(c, "Channels");
+    if (b.channels < 1 || b.channels > 4)
+      r.Fail(c, fmt::format("buffer '{}': Channels must be 1 to 4, not {}", b.name, b.channels));
+    if (b.channels != 1 && !props.IsDefined())
+      r.Fail(c, fmt::format("buffer '{}': Channels other than 1 describe texels; give the "
+                            "texture's OutputProps (Height, Width, Depth, MipLevels)", b.name));
+    if (b.channels != 1 && b.stride != 0)
+      r.Fail(c, fmt::format("buffer '{}': cannot set a structure Stride and more than one "
+                            "channel", b.name));
+  }
   if (const YAML::Node a = n["ArraySize"]; a.IsDefined() && r.Integer<uint32_t>(a, "ArraySize") != 1)
     r.Fail(a, fmt::format("buffer '{}': resource arrays (ArraySize > 1) are not supported",
                           b.name));
@@ -498,15 +606,141 @@ void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, Buffe
                                fmt_name));
   }
   if (b.data.empty()) r.Fail(size_line, fmt::format("buffer '{}' is empty", b.name));
+  if (props.IsDefined()) ReadTextureProps(r, n, props, size_line, b);
+  else if (const YAML::Node tf = n["TextureFormat"]; tf.IsDefined())
+    r.Fail(tf, fmt::format("buffer '{}': TextureFormat needs OutputProps (a texture's Height, "
+                           "Width, Depth and MipLevels)", b.name));
   if (b.stride && b.data.size() % b.stride != 0)
     r.Fail(size_line, fmt::format("buffer '{}' holds {} bytes ({} {} values), not a whole number "
                                   "of {}-byte records (Stride {})", b.name, b.data.size(),
                                   b.data.size() / esize, fmt_name, b.stride, b.stride));
 }
 
+// MostDetailedMip/MipLevels (Texture2D), MipSlice (RWTexture2D) and ViewFormat (waveemu).
+void ReadTextureView(const Reader& r, const YAML::Node& n, const std::string& kind_name,
+                     const TextureDesc& t, ResourceBinding& b) {
+  const std::string what = fmt::format("resource '{}' ({})", b.name, kind_name);
+  const bool srv = b.kind == ResourceKind::kTexture2D;
+  static constexpr const char* kSrvOnly[] = {"MostDetailedMip", "MipLevels"};
+  static constexpr const char* kUavOnly[] = {"MipSlice"};
+  for (const char* key : srv ? std::span<const char* const>(kUavOnly)
+                             : std::span<const char* const>(kSrvOnly))
+    if (const YAML::Node k = n[key]; k.IsDefined())
+      r.Fail(k, fmt::format("{}: {} belongs to {}", what, key,
+                            srv ? "RWTexture2D (the one level a UAV writes)"
+                                : "Texture2D (the levels an SRV reads)"));
+  if (const YAML::Node k = n["MostDetailedMip"]; k.IsDefined())
+    b.most_detailed_mip = r.Integer<uint32_t>(k, "MostDetailedMip");
+  if (const YAML::Node k = n["MipLevels"]; k.IsDefined()) {
+    b.mip_count = r.Integer<uint32_t>(k, "MipLevels");
+    if (b.mip_count == 0) r.Fail(k, fmt::format("{}: MipLevels must be at least 1", what));
+  }
+  if (srv && b.most_detailed_mip + std::max(b.mip_count, 1u) > t.mip_levels)
+    r.Fail(n, fmt::format("{}: levels {}..{} are outside the texture's {} level(s)", what,
+                          b.most_detailed_mip, b.most_detailed_mip + std::max(b.mip_count, 1u) - 1,
+                          t.mip_levels));
+  if (srv && b.mip_count == 0) b.mip_count = t.mip_levels - b.most_detailed_mip;
+  if (const YAML::Node k = n["MipSlice"]; k.IsDefined()) {
+    b.mip_slice = r.Integer<uint32_t>(k, "MipSlice");
+    if (b.mip_slice >= t.mip_levels)
+      r.Fail(k, fmt::format("{}: MipSlice {} is outside the texture's {} level(s)", what,
+                            b.mip_slice, t.mip_levels));
+  }
+  const bool rgba8 = t.format == Format::R8G8B8A8_UNORM ||
+                     t.format == Format::R8G8B8A8_UNORM_SRGB;
+  Format view = t.format;
+  if (!srv && t.format == Format::R8G8B8A8_UNORM_SRGB) view = Format::R8G8B8A8_UNORM;
+  if (const YAML::Node k = n["ViewFormat"]; k.IsDefined()) {
+    const std::string name = r.String(k, "ViewFormat");
+    const auto f = ParseTextureFormat(name);
+    if (!f)
+      r.Fail(k, fmt::format("{}: unknown ViewFormat '{}' (known: {})", what, name,
+                            NameList(kTextureFormats)));
+    const bool f_rgba8 = *f == Format::R8G8B8A8_UNORM || *f == Format::R8G8B8A8_UNORM_SRGB;
+    if (*f != t.format && !(rgba8 && f_rgba8))
+      r.Fail(k, fmt::format("{}: a {} view cannot be made of a {} texture (only R8G8B8A8_UNORM "
+                            "and R8G8B8A8_UNORM_SRGB views of each other)", what, name,
+                            InfoOf(t.format).name));
+    if (!srv && *f == Format::R8G8B8A8_UNORM_SRGB)
+      r.Fail(k, fmt::format("{}: R8G8B8A8_UNORM_SRGB is not a typed-UAV format (D3D12); write "
+                            "through R8G8B8A8_UNORM and encode sRGB in the shader", what));
+    view = *f;
+  }
+  b.view_format = view;
+}
+
+void ReadSampler(const Reader& r, const YAML::Node& n, Pipeline& p) {
+  r.Map(n, "a sampler");
+  r.CheckKeys(n, "a sampler",
+              {"Name", "Kind", "MinFilter", "MagFilter", "MipFilter", "Address", "AddressU",
+               "AddressV", "BorderColor", "MinLOD", "MaxLOD", "MipLODBias", "ComparisonOp"});
+  SamplerDesc s;
+  s.source_line = r.Line(n);
+  s.name = r.String(r.Required(n, "Name", "a sampler"), "Name");
+  const std::string what = fmt::format("sampler '{}'", s.name);
+  if (p.FindSampler(s.name))
+    r.Fail(n, fmt::format("{} is declared twice", what));
+  auto pick = [&]<class E, size_t K>(const char* key, const std::pair<const char*, E> (&names)[K],
+                                     E& out) {
+    const YAML::Node v = n[key];
+    if (!v.IsDefined()) return false;
+    const std::string name = r.String(v, key);
+    std::string list;
+    for (const auto& [text, value] : names) {
+      if (name == text) {
+        out = value;
+        return true;
+      }
+      list += (list.empty() ? "" : ", ") + std::string(text);
+    }
+    r.Fail(v, fmt::format("{}: unknown {} '{}' (known: {})", what, key, name, list));
+  };
+  static constexpr std::pair<const char*, SamplerFilter> kFilters[] = {
+      {"Nearest", SamplerFilter::kNearest}, {"Linear", SamplerFilter::kLinear}};
+  static constexpr std::pair<const char*, SamplerAddress> kAddress[] = {
+      {"Clamp", SamplerAddress::kClamp}, {"Repeat", SamplerAddress::kRepeat},
+      {"Mirror", SamplerAddress::kMirror}, {"Border", SamplerAddress::kBorder},
+      {"MirrorOnce", SamplerAddress::kMirrorOnce}};
+  static constexpr std::pair<const char*, SamplerBorder> kBorders[] = {
+      {"TransparentBlack", SamplerBorder::kTransparentBlack},
+      {"OpaqueBlack", SamplerBorder::kOpaqueBlack}, {"OpaqueWhite", SamplerBorder::kOpaqueWhite}};
+  static constexpr std::pair<const char*, int> kKindsOfSampler[] = {{"Sampler", 0},
+                                                                    {"SamplerComparison", 1}};
+  int sampler_kind = 0;
+  if (pick("Kind", kKindsOfSampler, sampler_kind) && sampler_kind != 0)
+    r.Fail(n["Kind"], fmt::format("{}: comparison samplers are not supported", what));
+  if (const YAML::Node c = n["ComparisonOp"]; c.IsDefined() && r.String(c, "ComparisonOp") != "Never")
+    r.Fail(c, fmt::format("{}: comparison samplers are not supported (ComparisonOp must be Never)",
+                          what));
+  pick("MinFilter", kFilters, s.min_filter);
+  pick("MagFilter", kFilters, s.mag_filter);
+  s.mip_filter = s.min_filter;
+  pick("MipFilter", kFilters, s.mip_filter);
+  if (s.min_filter != s.mag_filter)
+    r.Fail(n, fmt::format("{}: MinFilter and MagFilter differ; waveemu models MIN_MAG_MIP_POINT, "
+                          "MIN_MAG_LINEAR_MIP_POINT and MIN_MAG_MIP_LINEAR only", what));
+  if (s.min_filter == SamplerFilter::kNearest && s.mip_filter == SamplerFilter::kLinear)
+    r.Fail(n, fmt::format("{}: MIN_MAG_POINT_MIP_LINEAR is not modelled; waveemu models "
+                          "MIN_MAG_MIP_POINT, MIN_MAG_LINEAR_MIP_POINT and MIN_MAG_MIP_LINEAR",
+                          what));
+  SamplerAddress both = SamplerAddress::kClamp;
+  if (pick("Address", kAddress, both)) s.address_u = s.address_v = both;
+  pick("AddressU", kAddress, s.address_u);
+  pick("AddressV", kAddress, s.address_v);
+  pick("BorderColor", kBorders, s.border);
+  if (const YAML::Node v = n["MinLOD"]; v.IsDefined()) s.min_lod = float(r.Double(v, "MinLOD"));
+  if (const YAML::Node v = n["MaxLOD"]; v.IsDefined()) s.max_lod = float(r.Double(v, "MaxLOD"));
+  if (!(s.min_lod <= s.max_lod))
+    r.Fail(n, fmt::format("{}: MinLOD {} is above MaxLOD {}", what, s.min_lod, s.max_lod));
+  if (const YAML::Node v = n["MipLODBias"]; v.IsDefined() && r.Double(v, "MipLODBias") != 0.0)
+    r.Fail(v, fmt::format("{}: MipLODBias other than 0 is not modelled", what));
+  p.samplers.push_back(s);
+}
+
 void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& p) {
   r.Map(n, "a resource");
-  r.CheckKeys(n, "a resource", {"Name", "Kind", "DirectXBinding", "VulkanBinding", "HasCounter"});
+  r.CheckKeys(n, "a resource", {"Name", "Kind", "DirectXBinding", "VulkanBinding", "HasCounter",
+                                "MostDetailedMip", "MipLevels", "MipSlice", "ViewFormat"});
   ResourceBinding b;
   b.set = set;
   b.source_line = r.Line(n);
@@ -537,16 +771,39 @@ void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& 
   }
   if (!b.has_dx_binding && !b.has_vulkan_binding)
     r.Fail(n, fmt::format("resource '{}' needs a DirectXBinding or a VulkanBinding", b.name));
-  const BufferDesc* buf = p.FindBuffer(b.name);
-  if (!buf) r.Fail(name, fmt::format("resource '{}' names no buffer (no Buffers entry has "
-                                     "Name: {})", b.name, b.name));
-  if (const ResourceBinding* other = p.FindBinding(b.name))
-    r.Fail(name, fmt::format("buffer '{}' is bound twice (first at line {})", b.name,
-                             other->source_line));
   for (const auto& o : p.bindings)
     if (o.set == b.set && o.binding == b.binding)
       r.Fail(n, fmt::format("resources '{}' and '{}' share set {} binding {}", o.name, b.name,
                             b.set, b.binding));
+  const bool texture_kind = IsTextureKind(b.kind);
+  for (const char* key : {"MostDetailedMip", "MipLevels", "MipSlice", "ViewFormat"})
+    if (const YAML::Node k = n[key]; k.IsDefined() && !texture_kind)
+      r.Fail(k, fmt::format("resource '{}': {} belongs to Texture2D and RWTexture2D resources, "
+                            "not {}", b.name, key, kind_name));
+  if (b.kind == ResourceKind::kSampler) {
+    if (!p.FindSampler(b.name))
+      r.Fail(name, fmt::format("resource '{}' is a Sampler, but no Samplers entry has Name: {}",
+                               b.name, b.name));
+    p.bindings.push_back(b);
+    return;
+  }
+  const BufferDesc* buf = p.FindBuffer(b.name);
+  if (!buf) r.Fail(name, fmt::format("resource '{}' names no buffer (no Buffers entry has "
+                                     "Name: {})", b.name, b.name));
+  if (const ResourceBinding* other = p.FindBinding(b.name);
+      other && !(texture_kind && IsTextureKind(other->kind)))
+    r.Fail(name, fmt::format("buffer '{}' is bound twice (first at line {}); only textures may "
+                             "be bound more than once (as views of different levels)", b.name,
+                             other->source_line));
+  if (texture_kind && !buf->texture)
+    r.Fail(kind_node, fmt::format("resource '{}' is a {}, but buffer '{}' has no OutputProps "
+                                  "(Height, Width, Depth, MipLevels) that make it a texture",
+                                  b.name, kind_name, buf->name));
+  if (!texture_kind && buf->texture)
+    r.Fail(kind_node, fmt::format("resource '{}' is a {}, but buffer '{}' is a texture "
+                                  "(OutputProps); bind it as Texture2D or RWTexture2D", b.name,
+                                  kind_name, buf->name));
+  if (texture_kind) ReadTextureView(r, n, kind_name, *buf->texture, b);
   if ((b.kind == ResourceKind::kByteAddressBuffer || b.kind == ResourceKind::kRWByteAddressBuffer) &&
       buf->data.size() % 4 != 0)
     r.Fail(n, fmt::format("resource '{}': a {} must be a multiple of 4 bytes (buffer '{}' has {})",
@@ -663,8 +920,8 @@ Pipeline ParsePipeline(std::string_view text, const std::string& path) {
 
   try {
     r.CheckKeys(root, "the pipeline",
-                {"Shaders", "Buffers", "Results", "DescriptorSets", "DispatchParameters",
-                 "WaveSize"},
+                {"Shaders", "Buffers", "Samplers", "Results", "DescriptorSets",
+                 "DispatchParameters", "WaveSize"},
                 {"RuntimeSettings"});
     // ---- Shaders
     const YAML::Node shaders = root["Shaders"];
@@ -730,6 +987,11 @@ Pipeline ParsePipeline(std::string_view text, const std::string& path) {
         r.Fail(bn, fmt::format("buffer '{}' is declared twice (first at line {})", b.name,
                                other->source_line));
       p.buffers.push_back(std::move(b));
+    }
+    // ---- Samplers
+    if (const YAML::Node samplers = root["Samplers"]; samplers.IsDefined() && !samplers.IsNull()) {
+      r.Seq(samplers, "Samplers");
+      for (const auto& sn : samplers) ReadSampler(r, sn, p);
     }
     // ---- DescriptorSets
     const YAML::Node sets = r.Required(root, "DescriptorSets", "the pipeline");

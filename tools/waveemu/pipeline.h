@@ -3,6 +3,8 @@
 // result rules. Both backends (emulator, Vulkan) run a Pipeline and return its buffers.
 #pragma once
 
+#include "emulator/format.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +31,28 @@ std::optional<DataFormat> ParseDataFormat(std::string_view name);
 /// Float16/32/64: compared as floats by BufferFloatULP/Epsilon.
 bool IsFloatFormat(DataFormat f);
 
+/// A buffer that holds a texture (offload-test-suite `OutputProps`): its Data is every mip level
+/// in order, each level's rows top to bottom, tightly packed (Vulkan's and D3D's subresource
+/// order, without D3D's row padding).
+struct TextureDesc {
+  Format format = Format::R32G32B32A32_FLOAT;  // waveemu `TextureFormat`, or from Format+Channels
+  uint32_t width = 1, height = 1, mip_levels = 1;
+
+  uint32_t Width(uint32_t mip) const { return width >> mip ? width >> mip : 1; }
+  uint32_t Height(uint32_t mip) const { return height >> mip ? height >> mip : 1; }
+  size_t TexelBytes() const { return InfoOf(format).bytes_per_texel; }
+  size_t LevelBytes(uint32_t mip) const { return size_t(Width(mip)) * Height(mip) * TexelBytes(); }
+  size_t LevelOffset(uint32_t mip) const {
+    size_t o = 0;
+    for (uint32_t m = 0; m < mip; ++m) o += LevelBytes(m);
+    return o;
+  }
+  size_t TotalBytes() const { return LevelOffset(mip_levels); }
+};
+
+/// The formats a texture may have, by name ("R8G8B8A8_UNORM"), and back.
+std::optional<Format> ParseTextureFormat(std::string_view name);
+
 struct BufferDesc {
   std::string name;
   DataFormat format = DataFormat::kUInt32;
@@ -36,6 +60,8 @@ struct BufferDesc {
   std::vector<std::byte> data;  // initial contents (Data, FillSize/FillValue or DataFile)
   std::string data_file;        // DataFile extension: the resolved path, when used
   int source_line = 0;          // where it is declared, for messages
+  uint32_t channels = 1;        // offload-test-suite Channels (textures: components per texel)
+  std::optional<TextureDesc> texture;  // set by OutputProps: the buffer is a texture
 
   /// Bytes per record: the stride, or one element of the format.
   size_t RecordSize() const { return stride ? stride : ElementSize(format); }
@@ -44,12 +70,15 @@ struct BufferDesc {
 enum class ResourceKind {
   kStructuredBuffer, kRWStructuredBuffer, kBuffer, kRWBuffer,
   kByteAddressBuffer, kRWByteAddressBuffer, kConstantBuffer,
+  kTexture2D, kRWTexture2D, kSampler,
 };
 const char* ToString(ResourceKind k);
 std::optional<ResourceKind> ParseResourceKind(std::string_view name);
 /// RW kinds: UAVs, written by the shader (compared after a run).
 bool IsWritable(ResourceKind k);
-/// D3D register class of a kind: 't' (SRV), 'u' (UAV) or 'b' (CBV).
+/// Texture2D and RWTexture2D (bound to a buffer with OutputProps).
+bool IsTextureKind(ResourceKind k);
+/// D3D register class of a kind: 't' (SRV), 'u' (UAV), 'b' (CBV) or 's' (sampler).
 char RegisterClass(ResourceKind k);
 
 struct ResourceBinding {
@@ -59,6 +88,27 @@ struct ResourceBinding {
   uint32_t binding = 0;  // VulkanBinding.Binding (defaults to DirectXBinding.Register)
   uint32_t dx_register = 0, dx_space = 0;
   bool has_dx_binding = false, has_vulkan_binding = false;
+  int source_line = 0;
+  // Texture views (waveemu extensions). Texture2D: levels most_detailed_mip ..
+  // most_detailed_mip + mip_count - 1 (0: to the last), read through view_format (default: the
+  // texture's format). RWTexture2D: level mip_slice, written through view_format (default: the
+  // texture's format, or R8G8B8A8_UNORM for an _SRGB texture: sRGB is not a UAV format).
+  uint32_t most_detailed_mip = 0, mip_count = 0, mip_slice = 0;
+  std::optional<Format> view_format;
+};
+
+/// offload-test-suite `Samplers:` entries (Kind: Sampler resources name one), plus waveemu's
+/// MipFilter, AddressU/AddressV and BorderColor.
+enum class SamplerFilter { kNearest, kLinear };
+enum class SamplerAddress { kClamp, kRepeat, kMirror, kBorder, kMirrorOnce };
+enum class SamplerBorder { kTransparentBlack, kOpaqueBlack, kOpaqueWhite };
+struct SamplerDesc {
+  std::string name;
+  SamplerFilter min_filter = SamplerFilter::kLinear, mag_filter = SamplerFilter::kLinear,
+                mip_filter = SamplerFilter::kLinear;
+  SamplerAddress address_u = SamplerAddress::kClamp, address_v = SamplerAddress::kClamp;
+  SamplerBorder border = SamplerBorder::kTransparentBlack;
+  float min_lod = 0.0f, max_lod = 3.402823466e+38f;
   int source_line = 0;
 };
 
@@ -88,11 +138,13 @@ struct Pipeline {
   std::array<uint32_t, 3> dispatch = {1, 1, 1};
   std::vector<BufferDesc> buffers;
   std::vector<ResourceBinding> bindings;
+  std::vector<SamplerDesc> samplers;
   std::vector<ResultRule> results;
   std::optional<int> wave_size;  // waveemu extension `WaveSize:` hint
 
   const BufferDesc* FindBuffer(const std::string& name) const;
   const ResourceBinding* FindBinding(const std::string& name) const;
+  const SamplerDesc* FindSampler(const std::string& name) const;
   /// The HLSL file's name without its directory ("compacted_append.hlsl"); for split-file
   /// pipelines, the pipeline file's name. Ports are registered under it (emulator_backend.h).
   std::string HlslFileName() const;

@@ -25,6 +25,8 @@ constexpr uint32_t kOpTypeInt = 21;
 constexpr uint32_t kOpTypeFloat = 22;
 constexpr uint32_t kOpTypeVector = 23;
 constexpr uint32_t kOpTypeImage = 25;
+constexpr uint32_t kOpTypeSampler = 26;
+constexpr uint32_t kOpImageRead = 98;
 constexpr uint32_t kOpTypeArray = 28;
 constexpr uint32_t kOpTypeRuntimeArray = 29;
 constexpr uint32_t kOpTypeStruct = 30;
@@ -59,6 +61,8 @@ constexpr uint32_t kExecutionModelGLCompute = 5;
 constexpr uint32_t kModeLocalSize = 17;
 constexpr uint32_t kModeLocalSizeId = 38;
 constexpr uint32_t kDimBuffer = 5;
+constexpr uint32_t kCapabilityStorageImageReadWithoutFormat = 55;
+constexpr uint32_t kCapabilityStorageImageWriteWithoutFormat = 56;
 
 struct Instruction {
   uint32_t opcode;
@@ -154,6 +158,42 @@ ScanCounts CountArithmeticGroupOps(std::span<const uint32_t> words) {
   return counts;
 }
 
+// ------------------------------ RewriteStorageImagesToUnknownFormat
+// glslang gives RWTexture2D<float4> the ImageFormat Rgba32f whatever texture it will see; Vulkan
+// requires a storage image's declared format to match its view's (or be Unknown with the
+// *WithoutFormat capabilities), so an R8G8B8A8_UNORM or R16G16B16A16_FLOAT texture could not be
+// bound. Texel buffers (Dim Buffer) are left alone: the buffer path matches their formats itself.
+size_t RewriteStorageImagesToUnknownFormat(std::vector<uint32_t>& words) {
+  std::vector<size_t> targets;  // word index of each ImageFormat operand to change
+  std::set<uint32_t> capabilities;
+  size_t after_capabilities = kHeaderWords;
+  bool reads = false;  // OpImageRead (RWTexture2D loads): needs ReadWithoutFormat too
+  ForEachInstruction(words, [&](const Instruction& in) {
+    if (in.opcode == kOpImageRead) reads = true;
+    if (in.opcode == kOpCapability) {
+      RequireWords(in, 2, "OpCapability");
+      capabilities.insert(in.words[1]);
+      after_capabilities = in.offset + in.words.size();
+    }
+    if (in.opcode != kOpTypeImage) return;
+    // result id, sampled type, Dim, Depth, Arrayed, MS, Sampled, Image Format
+    RequireWords(in, 9, "OpTypeImage");
+    if (in.words[3] != kDimBuffer && in.words[7] == 2 && in.words[8] != 0)
+      targets.push_back(in.offset + 8);
+  });
+  if (targets.empty()) return 0;
+  for (size_t w : targets) words[w] = 0;
+  std::vector<uint32_t> added;
+  for (uint32_t c : {kCapabilityStorageImageReadWithoutFormat,
+                     kCapabilityStorageImageWriteWithoutFormat})
+    if (!capabilities.count(c) && (reads || c == kCapabilityStorageImageWriteWithoutFormat)) {
+      added.push_back(2u << 16 | kOpCapability);
+      added.push_back(c);
+    }
+  words.insert(words.begin() + std::ptrdiff_t(after_capabilities), added.begin(), added.end());
+  return targets.size();
+}
+
 // ------------------------------ ReflectSpirv
 const char* ToString(SpirvDescriptorType t) {
   switch (t) {
@@ -161,7 +201,10 @@ const char* ToString(SpirvDescriptorType t) {
     case SpirvDescriptorType::kUniformBuffer: return "uniform buffer";
     case SpirvDescriptorType::kUniformTexelBuffer: return "uniform texel buffer";
     case SpirvDescriptorType::kStorageTexelBuffer: return "storage texel buffer";
-    case SpirvDescriptorType::kOther: return "image/sampler";
+    case SpirvDescriptorType::kSampledImage: return "sampled image";
+    case SpirvDescriptorType::kStorageImage: return "storage image";
+    case SpirvDescriptorType::kSampler: return "sampler";
+    case SpirvDescriptorType::kOther: return "other descriptor";
   }
   return "?";
 }
@@ -225,7 +268,7 @@ SpirvModuleInfo ReflectSpirv(std::span<const uint32_t> words, const std::string&
         if (w.size() >= 4) deco[w[1]][w[2]] = w[3];
         else flags[w[1]].insert(w[2]);
         break;
-      case kOpTypeInt: case kOpTypeFloat: case kOpTypeVector: case kOpTypeImage:
+      case kOpTypeInt: case kOpTypeFloat: case kOpTypeVector: case kOpTypeImage: case kOpTypeSampler:
       case kOpTypeArray: case kOpTypeRuntimeArray: case kOpTypeStruct: case kOpTypePointer:
         RequireWords(in, 2, "OpType");
         types[w[1]] = Type{in.opcode, {w.begin() + 2, w.end()}};
@@ -321,6 +364,13 @@ SpirvModuleInfo ReflectSpirv(std::span<const uint32_t> words, const std::string&
       r.type = t->operands[5] == 2 ? SpirvDescriptorType::kStorageTexelBuffer
                                    : SpirvDescriptorType::kUniformTexelBuffer;
       r.image_format = t->operands[6];
+    } else if (t && t->opcode == kOpTypeImage && t->operands.size() >= 7) {
+      r.type = t->operands[5] == 2 ? SpirvDescriptorType::kStorageImage
+                                   : SpirvDescriptorType::kSampledImage;
+      r.image_format = t->operands[6];
+      r.image_dim = t->operands[1];
+    } else if (t && t->opcode == kOpTypeSampler) {
+      r.type = SpirvDescriptorType::kSampler;
     }
     if (r.name.empty()) r.name = fmt::format("%{}", v.id);
     info.resources.push_back(std::move(r));

@@ -25,6 +25,13 @@ class SpirvError : public std::runtime_error {
 /// header and every instruction's word count first (nothing changes when it throws).
 size_t RewritePrefixScansToExclusive(std::vector<uint32_t>& words);
 
+/// Sets the ImageFormat of every storage image (OpTypeImage Sampled=2, Dim not Buffer) to
+/// Unknown and adds the StorageImageWriteWithoutFormat capability (and ReadWithoutFormat when the
+/// module has an OpImageRead: lavapipe 22.3 lacks that feature), so that
+/// one RWTexture2D<float4> can be bound to any format's view; returns how many types changed.
+/// Validates the module first (nothing changes when it throws).
+size_t RewriteStorageImagesToUnknownFormat(std::vector<uint32_t>& words);
+
 /// How many OpGroupNonUniform{IAdd,FAdd,IMul,FMul} use each GroupOperation (for tests/logs).
 struct ScanCounts {
   size_t inclusive = 0, exclusive = 0, reduce = 0, other = 0;
@@ -37,7 +44,10 @@ enum class SpirvDescriptorType {
   kUniformBuffer,       // Uniform + Block (cbuffer / ConstantBuffer)
   kUniformTexelBuffer,  // OpTypeImage Dim=Buffer, Sampled=1 (HLSL Buffer<T>)
   kStorageTexelBuffer,  // OpTypeImage Dim=Buffer, Sampled=2 (HLSL RWBuffer<T>)
-  kOther,               // images, samplers, ...: not supported by the oracle yet
+  kSampledImage,        // OpTypeImage Sampled=1, not Buffer (HLSL Texture2D<T>)
+  kStorageImage,        // OpTypeImage Sampled=2, not Buffer (HLSL RWTexture2D<T>)
+  kSampler,             // OpTypeSampler (HLSL SamplerState)
+  kOther,               // combined image-samplers, acceleration structures, ...: not supported
 };
 const char* ToString(SpirvDescriptorType t);
 
@@ -46,7 +56,8 @@ struct SpirvResource {
   uint32_t set = 0, binding = 0;
   SpirvDescriptorType type = SpirvDescriptorType::kOther;
   uint32_t array_stride = 0;   // storage buffers: ArrayStride of the runtime array (0 if none)
-  uint32_t image_format = 0;   // texel buffers: SPIR-V ImageFormat (0 = Unknown)
+  uint32_t image_format = 0;   // texel buffers and images: SPIR-V ImageFormat (0 = Unknown)
+  uint32_t image_dim = 0;      // images: SPIR-V Dim (1 = 2D)
 };
 
 struct SpirvModuleInfo {

@@ -6,6 +6,7 @@
 #include "tools/waveemu/hlsl_compile.h"
 #include "tools/waveemu/spirv_rewrite.h"
 #include "tools/waveemu/vulkan_context.h"
+#include "tools/waveemu/vulkan_images.h"
 
 #include <fmt/format.h>
 #include <vulkan/vulkan.h>
@@ -35,6 +36,9 @@ const char* KindName(ResourceKind k) {
     case ResourceKind::kByteAddressBuffer: return "ByteAddressBuffer";
     case ResourceKind::kRWByteAddressBuffer: return "RWByteAddressBuffer";
     case ResourceKind::kConstantBuffer: return "ConstantBuffer";
+    case ResourceKind::kTexture2D: return "Texture2D";
+    case ResourceKind::kRWTexture2D: return "RWTexture2D";
+    case ResourceKind::kSampler: return "Sampler";
   }
   return "?";
 }
@@ -44,6 +48,9 @@ VkDescriptorType DescriptorTypeOf(ResourceKind k) {
     case ResourceKind::kBuffer: return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
     case ResourceKind::kRWBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
     case ResourceKind::kConstantBuffer: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case ResourceKind::kTexture2D: return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    case ResourceKind::kRWTexture2D: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case ResourceKind::kSampler: return VK_DESCRIPTOR_TYPE_SAMPLER;
     default: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   }
 }
@@ -53,6 +60,9 @@ SpirvDescriptorType SpirvTypeOf(ResourceKind k) {
     case ResourceKind::kBuffer: return SpirvDescriptorType::kUniformTexelBuffer;
     case ResourceKind::kRWBuffer: return SpirvDescriptorType::kStorageTexelBuffer;
     case ResourceKind::kConstantBuffer: return SpirvDescriptorType::kUniformBuffer;
+    case ResourceKind::kTexture2D: return SpirvDescriptorType::kSampledImage;
+    case ResourceKind::kRWTexture2D: return SpirvDescriptorType::kStorageImage;
+    case ResourceKind::kSampler: return SpirvDescriptorType::kSampler;
     default: return SpirvDescriptorType::kStorageBuffer;
   }
 }
@@ -274,7 +284,8 @@ void CheckLimits(const Pipeline& p, const std::array<uint32_t, 3>& local, const 
 // One descriptor the run writes: a pipeline binding, its buffer, what the shader says about it.
 struct Slot {
   const ResourceBinding* binding = nullptr;
-  size_t buffer = 0;  // index into pipeline.buffers
+  size_t buffer = 0;   // index into pipeline.buffers (textures too); unused for samplers
+  size_t sampler = 0;  // index into pipeline.samplers (Kind: Sampler)
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   VkFormat format = VK_FORMAT_UNDEFINED;  // texel buffers
   const SpirvResource* shader = nullptr;   // null when the shader does not use this binding
@@ -292,6 +303,18 @@ std::vector<Slot> ResolveBindings(const Pipeline& p, const SpirvModuleInfo& m,
           it->second->name, b.name, b.set, b.binding));
     Slot s;
     s.binding = &b;
+    s.type = DescriptorTypeOf(b.kind);
+    if (b.kind == ResourceKind::kSampler) {
+      const auto smp = std::find_if(p.samplers.begin(), p.samplers.end(),
+                                    [&](const SamplerDesc& d) { return d.name == b.name; });
+      if (smp == p.samplers.end())
+        throw VulkanBackendError(Kind::kPipeline, fmt::format(
+            "{}: the sampler at descriptor set {}, binding {} names '{}', which Samplers does "
+            "not define", PipelineFile(p), b.set, b.binding, b.name));
+      s.sampler = size_t(smp - p.samplers.begin());
+      slots.push_back(s);
+      continue;
+    }
     const auto buf = std::find_if(p.buffers.begin(), p.buffers.end(),
                                   [&](const BufferDesc& d) { return d.name == b.name; });
     if (buf == p.buffers.end())
@@ -314,14 +337,26 @@ std::vector<Slot> ResolveBindings(const Pipeline& p, const SpirvModuleInfo& m,
           r.set));
     if (r.type == SpirvDescriptorType::kOther)
       throw VulkanBackendError(Kind::kUnsupported, fmt::format(
-          "{}: the shader's resource '{}' (set {}, binding {}) is an image or sampler; the "
-          "Vulkan oracle binds buffers only", Where(p), r.name, r.set, r.binding));
+          "{}: the shader's resource '{}' (set {}, binding {}) is neither a buffer, a 2-D "
+          "texture nor a sampler; the Vulkan oracle cannot bind it", Where(p), r.name, r.set,
+          r.binding));
+    if ((r.type == SpirvDescriptorType::kSampledImage ||
+         r.type == SpirvDescriptorType::kStorageImage) && r.image_dim != 1)
+      throw VulkanBackendError(Kind::kUnsupported, fmt::format(
+          "{}: the shader's resource '{}' (set {}, binding {}) is an image of SPIR-V Dim {}; "
+          "the Vulkan oracle binds 2-D textures only", Where(p), r.name, r.set, r.binding,
+          r.image_dim));
     if (r.type != SpirvTypeOf(it->binding->kind))
       throw VulkanBackendError(Kind::kPipeline, fmt::format(
-          "{}: buffer '{}' is bound as {} (a {}) at set {}, binding {}, but the shader declares "
-          "'{}' there as a {}", Where(p), it->binding->name, KindName(it->binding->kind),
+          "{}: {} '{}' is bound as {} (a {}) at set {}, binding {}, but the shader declares "
+          "'{}' there as a {}", Where(p),
+          it->binding->kind == ResourceKind::kSampler ? "sampler"
+          : IsTextureKind(it->binding->kind)          ? "texture"
+                                                      : "buffer",
+          it->binding->name, KindName(it->binding->kind),
           ToString(SpirvTypeOf(it->binding->kind)), r.set, r.binding, r.name, ToString(r.type)));
     it->shader = &r;
+    if (it->binding->kind == ResourceKind::kSampler) continue;
     const BufferDesc& buf = p.buffers[it->buffer];
     if (r.type == SpirvDescriptorType::kStorageBuffer && buf.stride != 0 && r.array_stride != 0 &&
         r.array_stride != buf.stride &&
@@ -379,7 +414,7 @@ namespace {
 // glslang numbers a resource's binding by its register, whatever the class, so t0 and u0 collide.
 // Pipelines that give resources both a DirectXBinding and a VulkanBinding say how registers map
 // to bindings; when that is one shift per class (docs/pipelines.md: t+0, u+16, b+32), glslang
-// applies it with --hlsl-iomap and the --stb/--suavb/--scb shifts. Returns those options, or
+// applies it with --hlsl-iomap and the --stb/--suavb/--sib/--scb/--ssb shifts. Returns those options, or
 // nothing when every shift is 0; a class with several shifts gets a note and no shift.
 std::vector<std::string> BindingShiftArgs(const Pipeline& p, std::vector<std::string>& notes) {
   std::map<char, std::set<int64_t>> shifts;
@@ -402,7 +437,10 @@ std::vector<std::string> BindingShiftArgs(const Pipeline& p, std::vector<std::st
   return {"--hlsl-iomap", "--auto-map-bindings",
           "--shift-texture-binding", std::to_string(chosen['t']),
           "--shift-uav-binding", std::to_string(chosen['u']),
-          "--shift-cbuffer-binding", std::to_string(chosen['b'])};
+          "--shift-cbuffer-binding", std::to_string(chosen['b']),
+          // RWTexture2D is an image to glslang, SamplerState a sampler: same u shift, own s.
+          "--shift-image-binding", std::to_string(chosen['u']),
+          "--shift-sampler-binding", std::to_string(chosen['s'])};
 }
 
 }  // namespace
@@ -437,6 +475,8 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   if (options.rewrite_prefix_scans) rep.prefix_scans_rewritten = RewritePrefixScansToExclusive(spirv);
   else notes.push_back("prefix-scan rewrite is off: WavePrefixSum/Product run as glslang "
                        "emitted them (inclusive)");
+  // glslang types every RWTexture2D<float4> Rgba32f; views of other formats need Unknown.
+  rep.storage_images_rewritten = RewriteStorageImagesToUnknownFormat(spirv);
   const SpirvModuleInfo module = ReflectSpirv(spirv, p.entry);
   if (!module.has_entry)
     throw VulkanBackendError(Kind::kPipeline, fmt::format(
@@ -530,6 +570,7 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     const BufferDesc& b = p.buffers[i];
     if (b.data.empty()) continue;  // bound as a null descriptor (or refused) below
+    if (b.texture) continue;       // an image, below
     buffers[i] = CreateHostBuffer(
         s, caps, b.data.size(),
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
@@ -537,6 +578,14 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
             VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
         fmt::format("creating buffer '{}' ({} bytes)", b.name, b.data.size()));
     std::memcpy(buffers[i].mapped, b.data.data(), b.data.size());
+  }
+
+  // ---- images: one per texture buffer that a resource binds, all levels
+  std::map<size_t, DeviceImage> images;  // by index into p.buffers
+  for (const Slot& sl : slots) {
+    if (!IsTextureKind(sl.binding->kind) || images.count(sl.buffer)) continue;
+    const BufferDesc& b = p.buffers[sl.buffer];
+    images[sl.buffer] = CreateImage(s, caps, dev, *b.texture, fmt::format("texture '{}'", b.name));
   }
 
   // ---- descriptor set layouts (sets 0..max, empty where nothing is bound)
@@ -582,10 +631,34 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
 
   // ---- descriptors
   std::vector<VkDescriptorBufferInfo> buffer_infos(slots.size());
+  std::vector<VkDescriptorImageInfo> image_infos(slots.size());
   std::vector<VkBufferView> slot_views(slots.size(), VK_NULL_HANDLE);
   std::vector<VkWriteDescriptorSet> writes;
   for (size_t k = 0; k < slots.size(); ++k) {
     Slot& sl = slots[k];
+    if (sl.binding->kind == ResourceKind::kSampler || IsTextureKind(sl.binding->kind)) {
+      VkWriteDescriptorSet w = Make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+      w.dstSet = sets[sl.binding->set];
+      w.dstBinding = sl.binding->binding;
+      w.descriptorCount = 1;
+      w.descriptorType = sl.type;
+      const ResourceBinding& rb = *sl.binding;
+      if (rb.kind == ResourceKind::kSampler) {
+        image_infos[k].sampler = CreateSampler(s, caps, dev, p.samplers[sl.sampler]);
+      } else {
+        const DeviceImage& img = images.at(sl.buffer);
+        const bool srv = rb.kind == ResourceKind::kTexture2D;
+        image_infos[k].imageView =
+            CreateView(s, img, rb.view_format.value_or(img.desc.format),
+                       srv ? rb.most_detailed_mip : rb.mip_slice,
+                       srv ? (rb.mip_count ? rb.mip_count : img.desc.mip_levels - rb.most_detailed_mip)
+                           : 1u);
+        image_infos[k].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+      }
+      w.pImageInfo = &image_infos[k];
+      writes.push_back(w);
+      continue;
+    }
     const BufferDesc& b = p.buffers[sl.buffer];
     const std::string label = fmt::format("buffer '{}' ({} at set {}, binding {})", b.name,
                                           KindName(sl.binding->kind), sl.binding->set,
@@ -703,6 +776,7 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
 
   // ---- record, submit, wait
   VkCommandBuffer cmd = BeginOneShot(s);
+  for (const auto& [index, img] : images) RecordUpload(s, caps, cmd, img, p.buffers[index].data);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
   if (set_count)
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, set_count,
@@ -713,6 +787,8 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
                        1, &barrier, 0, nullptr, 0, nullptr);
+  std::map<size_t, HostBuffer> readbacks;
+  for (const auto& [index, img] : images) readbacks[index] = RecordReadback(s, caps, cmd, img);
   rep.dispatch_ms = SubmitAndWait(s, cmd, options.timeout_seconds, Where(p), dev.name);
   if (!s.validation_messages.empty())
     notes.push_back(fmt::format("{} validation message(s); the first: {}",
@@ -722,7 +798,9 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     const BufferDesc& b = p.buffers[i];
     std::vector<std::byte> bytes(b.data.size());
-    if (!bytes.empty()) std::memcpy(bytes.data(), buffers[i].mapped, bytes.size());
+    const void* from = readbacks.count(i) ? readbacks[i].mapped : buffers[i].mapped;
+    if (b.texture && !readbacks.count(i)) from = b.data.data();  // not bound: unchanged
+    if (!bytes.empty()) std::memcpy(bytes.data(), from, bytes.size());
     out[b.name] = std::move(bytes);
   }
   return out;

@@ -86,6 +86,7 @@ struct VulkanRunReport {
                            // "robustBufferAccess (Vulkan 1.0: out-of-bounds values unspecified)"
   bool robustness2 = false;
   size_t prefix_scans_rewritten = 0;
+  size_t storage_images_rewritten = 0;  // storage image types given ImageFormat Unknown
   std::string binding_shifts;  // glslang options that move registers to VulkanBindings, or ""
   std::array<uint32_t, 3> local_size = {0, 0, 0};
   std::optional<int> requested_wave_size;  // the pipeline's WaveSize hint

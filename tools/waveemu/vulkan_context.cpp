@@ -327,6 +327,9 @@ void QueryCaps(Caps& c, VkPhysicalDevice pd, uint32_t instance_api) {
   if (c.has_size_control) enable_unless_core(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME,
                                              VK_API_VERSION_1_3);
   c.has_robustness2 = has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  // Samplers with Address: MirrorOnce (vulkan_images.cpp).
+  if (has(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME))
+    c.device_extensions.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
 
   VkPhysicalDeviceProperties2 props2 = Make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   Chain pc(&props2.pNext);

@@ -11,5 +11,6 @@ namespace waveemu::oracle {
 
 void RegisterNiagaraFreeIDsPorts(std::vector<Port>& ports);  // niagara_free_ids.cpp
 void RegisterWaveSpecPorts(std::vector<Port>& ports);        // wave_spec.cpp
+void RegisterTexturePipelinePorts(std::vector<Port>& ports);  // texture_pipelines.cpp
 
 }  // namespace waveemu::oracle

@@ -7,6 +7,7 @@ namespace waveemu::oracle {
 void RegisterExamplePorts(std::vector<Port>& ports) {
   RegisterNiagaraFreeIDsPorts(ports);
   RegisterWaveSpecPorts(ports);
+  RegisterTexturePipelinePorts(ports);
 }
 
 }  // namespace waveemu::oracle
