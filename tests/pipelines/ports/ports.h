@@ -11,5 +11,6 @@ namespace waveemu::oracle {
 void RegisterWaveUintPorts(std::vector<Port>& ports);   // wave_uint.cpp
 void RegisterWaveArithPorts(std::vector<Port>& ports);  // wave_arith.cpp: int, float, double
 void RegisterProbePorts(std::vector<Port>& ports);      // probes.cpp: device-profile probes
+void RegisterSamplerProbePorts(std::vector<Port>& ports);  // probe_sampler.cpp: sampler model
 
 }  // namespace waveemu::oracle

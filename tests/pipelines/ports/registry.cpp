@@ -8,6 +8,7 @@ void RegisterTestPipelinePorts(std::vector<Port>& ports) {
   RegisterWaveUintPorts(ports);
   RegisterWaveArithPorts(ports);
   RegisterProbePorts(ports);
+  RegisterSamplerProbePorts(ports);
 }
 
 }  // namespace waveemu::oracle
