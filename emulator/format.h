@@ -31,6 +31,13 @@ enum class UnormRounding : uint8_t { kHalfUp, kNearestEven };
 /// How float -> half (R16G16B16A16_FLOAT stores) rounds: D3D's format rule is toward zero;
 /// most GPUs round to nearest even.
 enum class HalfRounding : uint8_t { kTowardZero, kNearestEven };
+/// How a UNORM8 code becomes a float on reads: D3D's c / 255 correctly rounded, or the code times
+/// the float nearest 1/255 (one multiply, off by an ulp for about half the codes; Mesa llvmpipe).
+enum class UnormDecode : uint8_t { kExact, kTimesReciprocal };
+/// How an sRGB8 code becomes linear on reads: the exact curve rounded once, or Mesa llvmpipe's
+/// approximation (code · fl(1/(12.6·255)) up to code 15, else the cubic 0.0023 + 0.0030·x +
+/// 0.6935·x² + 0.3012·x³ in x = code/255 with fused multiply-adds; within 0.5% of the curve).
+enum class SrgbDecode : uint8_t { kExact, kLlvmpipePolynomial };
 
 struct FormatInfo {
   const char* name;
@@ -54,8 +61,11 @@ inline constexpr FormatInfo InfoOf(Format f) {
 // ------------------------------ UNORM8
 
 /// UNORM -> float: c / 255, correctly rounded (D3D: integer <-> float conversions are exact to
-/// full float precision).
-inline float UnormToFloat(uint8_t c) { return float(c) / 255.0f; }
+/// full float precision), or c times fl(1/255).
+inline float UnormToFloat(uint8_t c, UnormDecode decode = UnormDecode::kExact) {
+  if (decode == UnormDecode::kTimesReciprocal) return float(c) * (1.0f / 255.0f);
+  return float(c) / 255.0f;
+}
 
 /// float -> UNORM8: NaN -> 0, clamp to [0, 1], scale by 255 in float (a GPU's float pipeline;
 /// the product may land exactly on k + 0.5, where the rounding rule decides), round.
@@ -87,6 +97,23 @@ inline float SrgbToFloat(uint8_t c) {
     return t;
   }();
   return table[c];
+}
+
+/// sRGB UNORM8 -> linear float as Mesa llvmpipe computes it (lp_build_srgb_to_linear in Mesa
+/// 22.3: the 1/255 is folded into the constants; the polynomial's even and odd halves are
+/// evaluated with fused multiply-adds). Measured bit for bit on lavapipe (docs/textures.md).
+inline float SrgbToFloatLlvmpipe(uint8_t c) {
+  const float x = float(c);
+  if (c <= 15) return x * (1.0f / (12.6f * 255.0f));
+  const float c0 = 0.0023f, c1 = 0.0030f / 255.0f, c2 = 0.6935f / (255.0f * 255.0f),
+              c3 = 0.3012f / (255.0f * 255.0f * 255.0f);
+  const float x2 = x * x;
+  const float odd = std::fma(x2, c3, c1), even = std::fma(x2, c2, c0);
+  return std::fma(odd, x, even);
+}
+
+inline float SrgbToFloat(uint8_t c, SrgbDecode decode) {
+  return decode == SrgbDecode::kLlvmpipePolynomial ? SrgbToFloatLlvmpipe(c) : SrgbToFloat(c);
 }
 
 /// linear float -> sRGB UNORM8: NaN -> 0, clamp, the exact curve, scale, round.

@@ -84,9 +84,14 @@ enum class SwitchDefaultGrouping {
 
 /// How a float texel coordinate becomes fixed point.
 enum class FixedRounding : uint8_t { kNearestEven, kFloor };
-/// How the four bilinear taps combine: D3D's Σ texel·wU·wV, or two lerps along U then one
-/// along V (a·(1−w) + b·w), which some hardware does.
-enum class FilterArithmetic : uint8_t { kWeightedSum, kLerpUThenV };
+/// How the four bilinear taps of a float (or decoded) texture combine: D3D's Σ texel·wU·wV in tap
+/// order; two lerps a·(1−w) + b·w along U, then one along V; or fma(w, b − a, a) along U, then V
+/// (Mesa llvmpipe: LLVM fuses its fmuladd).
+enum class FilterArithmetic : uint8_t { kWeightedSum, kLerpUThenV, kFusedLerpUThenV };
+/// How bilinear filtering treats R8G8B8A8_UNORM texels: decoded to float and filtered like a float
+/// texture, or (Mesa llvmpipe's AoS path) on the 8-bit codes with 8-bit weights k/256 (rounded to
+/// nearest even): a + ((k·(b − a) + 128) >> 8) along U, then V, the resulting code decoded last.
+enum class UnormFilter : uint8_t { kFloat, kFixed8 };
 
 /// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
 /// ideal rules.
@@ -96,6 +101,13 @@ struct SamplerModel {
   bool quantise_weights = true;  // weights are k / 2^bits; false: the float fraction itself
   int lod_fraction_bits = 8;     // LOD as 8.8 fixed point (D3D §7.18.10)
   FilterArithmetic arithmetic = FilterArithmetic::kWeightedSum;
+  UnormFilter unorm_filter = UnormFilter::kFloat;
+  UnormDecode unorm_decode = UnormDecode::kExact;  // UNORM8 reads (Load and filtering)
+  SrgbDecode srgb_decode = SrgbDecode::kExact;     // sRGB8 reads
+  // Point sampling with MIRROR / MIRROR_ONCE: false mirrors the texel index floor(u·size) (D3D
+  // §7.18.7); true mirrors the normalised coordinate first and floors after (llvmpipe), which
+  // picks the other texel where u·size lands exactly on a texel edge in a mirrored copy.
+  bool mirror_point_by_coordinate = false;
   UnormRounding unorm_rounding = UnormRounding::kHalfUp;  // float -> UNORM/sRGB stores
   HalfRounding half_rounding = HalfRounding::kNearestEven;  // float -> R16G16B16A16_FLOAT stores
 
@@ -141,6 +153,15 @@ inline DeviceProfile LavapipeProfile() {
   p.signed_division = SignedDivision::kAllOnes;
   p.fuse_multiply_add = false;
   p.poison_undefined = false;
+  // Measured by tests/pipelines/probe_sampler_*.yaml (docs/textures.md): float textures filter
+  // with the float fraction as weight and fused lerps; UNORM8 in 8-bit fixed point; llvmpipe's
+  // UNORM and sRGB decoders; point MIRROR folds the coordinate.
+  p.sampler.quantise_weights = false;
+  p.sampler.arithmetic = FilterArithmetic::kFusedLerpUThenV;
+  p.sampler.unorm_filter = UnormFilter::kFixed8;
+  p.sampler.unorm_decode = UnormDecode::kTimesReciprocal;
+  p.sampler.srgb_decode = SrgbDecode::kLlvmpipePolynomial;
+  p.sampler.mirror_point_by_coordinate = true;
   return p;
 }
 

@@ -124,16 +124,18 @@ class Texture2DResource {
 
   /// Texel (x, y) of a mip read through `view` (the resource's format or its sRGB/UNORM twin)
   /// as floats: UNORM c/255, sRGB decoded, half widened; missing channels (0, 0, 1) as D3D.
-  std::array<float, 4> ReadFloat(uint32_t mip, uint32_t x, uint32_t y, Format view) const {
+  /// The decoding follows D3D, or the model's `unorm_decode` and `srgb_decode`.
+  std::array<float, 4> ReadFloat(uint32_t mip, uint32_t x, uint32_t y, Format view,
+                                 const SamplerModel& model = {}) const {
     const std::byte* p = Address(mip, x, y);
     std::array<float, 4> r{0, 0, 0, 1};
     switch (view) {
       case Format::R8G8B8A8_UNORM:
-        for (int c = 0; c < 4; ++c) r[size_t(c)] = UnormToFloat(uint8_t(p[c]));
+        for (int c = 0; c < 4; ++c) r[size_t(c)] = UnormToFloat(uint8_t(p[c]), model.unorm_decode);
         break;
       case Format::R8G8B8A8_UNORM_SRGB:
-        for (int c = 0; c < 3; ++c) r[size_t(c)] = SrgbToFloat(uint8_t(p[c]));
-        r[3] = UnormToFloat(uint8_t(p[3]));  // alpha is never gamma-encoded
+        for (int c = 0; c < 3; ++c) r[size_t(c)] = SrgbToFloat(uint8_t(p[c]), model.srgb_decode);
+        r[3] = UnormToFloat(uint8_t(p[3]), model.unorm_decode);  // alpha is never gamma-encoded
         break;
       case Format::R16G16B16A16_FLOAT:
         for (int c = 0; c < 4; ++c) {
@@ -152,6 +154,11 @@ class Texture2DResource {
       }
     }
     return r;
+  }
+  /// The bytes of an R8G8B8A8 texel (the codes llvmpipe's fixed-point filter works on).
+  std::array<uint8_t, 4> ReadCodes(uint32_t mip, uint32_t x, uint32_t y) const {
+    const std::byte* p = Address(mip, x, y);
+    return {uint8_t(p[0]), uint8_t(p[1]), uint8_t(p[2]), uint8_t(p[3])};
   }
   std::array<uint32_t, 4> ReadUint(uint32_t mip, uint32_t x, uint32_t y) const {
     std::array<uint32_t, 4> r{0, 0, 0, 1};
@@ -287,6 +294,47 @@ inline float ReduceRange(float u, TextureAddressMode mode) {
 
 }  // namespace texture_detail
 
+namespace texture_detail {
+
+/// Bilinear filtering of R8G8B8A8_UNORM codes in 8-bit fixed point (UnormFilter::kFixed8, Mesa
+/// llvmpipe's AoS path): weights k/256 rounded to nearest even whatever `subtexel_bits` says,
+/// a + ((k·(b − a) + 128) >> 8) along U for both rows, then along V; the code decoded last.
+inline std::array<float, 4> FilterFixed8(const Texture2DResource& tex, uint32_t mip,
+                                         const SamplerState& s, const SamplerModel& m, float u,
+                                         float v) {
+  SamplerModel eight = m;
+  eight.subtexel_bits = 8;
+  eight.quantise_weights = true;
+  eight.coordinate_rounding = FixedRounding::kNearestEven;
+  const LinearTaps tu = LinearAxis(u, tex.Width(mip), eight), tv = LinearAxis(v, tex.Height(mip), eight);
+  const int ku = int(tu.w1 * 256.0f), kv = int(tv.w1 * 256.0f);  // exact: k/256 with k < 256
+  auto codes = [&](int64_t x, int64_t y) -> std::array<int, 4> {
+    const int64_t ax = Address(x, tex.Width(mip), s.address_u);
+    const int64_t ay = Address(y, tex.Height(mip), s.address_v);
+    std::array<int, 4> r{};
+    if (ax < 0 || ay < 0) {
+      for (size_t k = 0; k < 4; ++k)
+        r[k] = FloatToUnorm8(s.border_color[k], UnormRounding::kNearestEven);
+      return r;
+    }
+    const auto c = tex.ReadCodes(mip, uint32_t(ax), uint32_t(ay));
+    for (size_t k = 0; k < 4; ++k) r[k] = c[k];
+    return r;
+  };
+  // C++20: >> on a negative int is an arithmetic shift (floor division by 256).
+  auto lerp = [](int k, int a, int b) { return a + ((k * (b - a) + 128) >> 8); };
+  const auto a = codes(tu.t0, tv.t0), b = codes(tu.t0 + 1, tv.t0);
+  const auto c = codes(tu.t0, tv.t0 + 1), d = codes(tu.t0 + 1, tv.t0 + 1);
+  std::array<float, 4> r{};
+  for (size_t k = 0; k < 4; ++k) {
+    const int code = lerp(kv, lerp(ku, a[k], b[k]), lerp(ku, c[k], d[k]));
+    r[k] = UnormToFloat(uint8_t(code), m.unorm_decode);
+  }
+  return r;
+}
+
+}  // namespace texture_detail
+
 /// SampleLevel on one thread: texel values of `view` at normalised (u, v), mip level `lod`
 /// (relative to the view's most detailed mip `first_mip`, `mip_count` levels).
 inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Format view,
@@ -300,23 +348,48 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
     int64_t ax = Address(x, tex.Width(mip), s.address_u);
     int64_t ay = Address(y, tex.Height(mip), s.address_v);
     if (ax < 0 || ay < 0) return s.border_color;
-    return tex.ReadFloat(mip, uint32_t(ax), uint32_t(ay), view);
+    return tex.ReadFloat(mip, uint32_t(ax), uint32_t(ay), view, m);
   };
   bool linear = s.filter != Filter::MIN_MAG_MIP_POINT;
+  auto point_axis = [&](float c, uint32_t size, TextureAddressMode mode) -> int64_t {
+    if (m.mirror_point_by_coordinate &&
+        (mode == TextureAddressMode::MIRROR || mode == TextureAddressMode::MIRROR_ONCE)) {
+      // llvmpipe: MIRROR folds c to |2·(c/2 − round(c/2))| in [0, 1], MIRROR_ONCE to |c|; then
+      // c·size truncated and clamped to the last texel.
+      float folded = mode == TextureAddressMode::MIRROR
+                         ? std::fabs(2.0f * (c * 0.5f - std::nearbyint(c * 0.5f)))
+                         : std::fabs(c);
+      if (std::isnan(folded)) folded = 0.0f;
+      float scaled = std::min(folded * float(size), float(size - 1));
+      return int64_t(scaled);
+    }
+    return PointAxis(c, size, m);
+  };
   auto sample_mip = [&](uint32_t mip) -> std::array<float, 4> {
     uint32_t w = tex.Width(mip), h = tex.Height(mip);
-    if (!linear) return fetch(mip, PointAxis(u, w, m), PointAxis(v, h, m));
+    if (!linear) return fetch(mip, point_axis(u, w, s.address_u), point_axis(v, h, s.address_v));
+    if (view == Format::R8G8B8A8_UNORM && m.unorm_filter == UnormFilter::kFixed8)
+      return FilterFixed8(tex, mip, s, m, u, v);
     LinearTaps tu = LinearAxis(u, w, m), tv = LinearAxis(v, h, m);
     auto a = fetch(mip, tu.t0, tv.t0), b = fetch(mip, tu.t0 + 1, tv.t0);
     auto c = fetch(mip, tu.t0, tv.t0 + 1), d = fetch(mip, tu.t0 + 1, tv.t0 + 1);
     float wu1 = tu.w1, wu0 = 1.0f - wu1, wv1 = tv.w1, wv0 = 1.0f - wv1;
     std::array<float, 4> r{};
     for (size_t k = 0; k < 4; ++k) {
-      if (m.arithmetic == FilterArithmetic::kWeightedSum) {
-        r[k] = a[k] * (wu0 * wv0) + b[k] * (wu1 * wv0) + c[k] * (wu0 * wv1) + d[k] * (wu1 * wv1);
-      } else {
-        float top = a[k] * wu0 + b[k] * wu1, bottom = c[k] * wu0 + d[k] * wu1;
-        r[k] = top * wv0 + bottom * wv1;
+      switch (m.arithmetic) {
+        case FilterArithmetic::kWeightedSum:
+          r[k] = a[k] * (wu0 * wv0) + b[k] * (wu1 * wv0) + c[k] * (wu0 * wv1) + d[k] * (wu1 * wv1);
+          break;
+        case FilterArithmetic::kLerpUThenV: {
+          float top = a[k] * wu0 + b[k] * wu1, bottom = c[k] * wu0 + d[k] * wu1;
+          r[k] = top * wv0 + bottom * wv1;
+          break;
+        }
+        case FilterArithmetic::kFusedLerpUThenV: {
+          float top = std::fma(wu1, b[k] - a[k], a[k]), bottom = std::fma(wu1, d[k] - c[k], c[k]);
+          r[k] = std::fma(wv1, bottom - top, top);
+          break;
+        }
       }
     }
     return r;
@@ -481,7 +554,8 @@ class Texture2D {
     });
   }
   T Load(const int3& location) const {
-    return LoadOne(uint32_t(location.x), uint32_t(location.y), uint32_t(location.z));
+    return LoadOne(uint32_t(location.x), uint32_t(location.y), uint32_t(location.z),
+                   texture_detail::HostModel(model_));
   }
 
   // ------------------------------ operator[]
@@ -492,7 +566,9 @@ class Texture2D {
       return std::array<uint32_t, 3>{uint32_t(pos.x.lane(t)), uint32_t(pos.y.lane(t)), 0u};
     });
   }
-  T operator[](const uint2& pos) const { return LoadOne(pos.x, pos.y, 0); }
+  T operator[](const uint2& pos) const {
+    return LoadOne(pos.x, pos.y, 0, texture_detail::HostModel(model_));
+  }
 
   // ------------------------------ SampleLevel
   template <int N, class L>
@@ -516,7 +592,8 @@ class Texture2D {
   }
 
  private:
-  T LoadOne(uint32_t x, uint32_t y, uint32_t mip) const {
+  /// `model` decodes UNORM and sRGB (its unorm_decode, srgb_decode).
+  T LoadOne(uint32_t x, uint32_t y, uint32_t mip, const SamplerModel& model) const {
     if (mip >= mip_count_ || !tex_->InBounds(first_mip_ + mip, x, y)) {
       detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "Texture2D"),
                                 AccessKind::kRead, 1, 0, x);
@@ -524,7 +601,7 @@ class Texture2D {
     }
     if constexpr (texture_detail::kUintTexel<T>)
       return texture_detail::MakeTexel<T>(tex_->ReadUint(first_mip_ + mip, x, y));
-    else return texture_detail::MakeTexel<T>(tex_->ReadFloat(first_mip_ + mip, x, y, view_));
+    else return texture_detail::MakeTexel<T>(tex_->ReadFloat(first_mip_ + mip, x, y, view_, model));
   }
 
   template <int N, class F>
@@ -532,6 +609,7 @@ class Texture2D {
     PerThreadOf<T, N> r{};
     uint64_t oob = 0;
     int first = -1;
+    const SamplerModel& model = texture_detail::ModelFor<N>(model_);
     CurrentMask<N>().ForEach([&](int t) {
       auto [x, y, mip] = coords(t);
       if (mip >= mip_count_ || !tex_->InBounds(first_mip_ + mip, x, y)) {
@@ -539,7 +617,7 @@ class Texture2D {
         SetLane<T, N>(r, t, T{});
         return;
       }
-      SetLane<T, N>(r, t, LoadOne(x, y, mip));
+      SetLane<T, N>(r, t, LoadOne(x, y, mip, model));
     });
     detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "Texture2D"),
                               AccessKind::kRead, oob, first, 0);
@@ -598,8 +676,10 @@ class RWTexture2D {
     return (*this)[pos];
   }
 
-  /// One thread's texel (host code, tests); out of bounds reads 0.
-  T Read(uint32_t x, uint32_t y) const {
+  /// One thread's texel (host code, tests; the override's or the D3D decoding); out of bounds
+  /// reads 0.
+  T Read(uint32_t x, uint32_t y) const { return Read(x, y, texture_detail::HostModel(model_)); }
+  T Read(uint32_t x, uint32_t y, const SamplerModel& model) const {
     if (!tex_->InBounds(mip_, x, y)) {
       detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "RWTexture2D"),
                                 AccessKind::kRead, 1, 0, x);
@@ -607,7 +687,7 @@ class RWTexture2D {
     }
     if constexpr (texture_detail::kUintTexel<T>)
       return texture_detail::MakeTexel<T>(tex_->ReadUint(mip_, x, y));
-    else return texture_detail::MakeTexel<T>(tex_->ReadFloat(mip_, x, y, view_));
+    else return texture_detail::MakeTexel<T>(tex_->ReadFloat(mip_, x, y, view_, model));
   }
   /// One thread's store; out of bounds is dropped and counted. `model` rounds float -> UNORM,
   /// sRGB and half (host code: the override or the D3D defaults).
@@ -643,9 +723,10 @@ class TextureRef {
   TextureRef(const RWTexture2D<T>* tex, Uint<N> x, Uint<N> y) : tex_(tex), x_(x), y_(y) {}
 
   operator PerThreadOf<T, N>() const {  // NOLINT: reads like the texel
+    const SamplerModel& model = texture_detail::ModelFor<N>(tex_->model_override());
     PerThreadOf<T, N> r{};
     CurrentMask<N>().ForEach(
-        [&](int t) { SetLane<T, N>(r, t, tex_->Read(x_.lane(t), y_.lane(t))); });
+        [&](int t) { SetLane<T, N>(r, t, tex_->Read(x_.lane(t), y_.lane(t), model)); });
     return r;
   }
   const TextureRef& operator=(const PerThreadOf<T, N>& value) const {
