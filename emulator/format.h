@@ -36,7 +36,7 @@ enum class HalfRounding : uint8_t { kTowardZero, kNearestEven };
 enum class UnormDecode : uint8_t { kExact, kTimesReciprocal };
 /// How an sRGB8 code becomes linear on reads: the exact curve rounded once, or Mesa llvmpipe's
 /// approximation (code · fl(1/(12.6·255)) up to code 15, else the cubic 0.0023 + 0.0030·x +
-/// 0.6935·x² + 0.3012·x³ in x = code/255 with fused multiply-adds; within 0.5% of the curve).
+/// 0.6935·x² + 0.3012·x³ in x = code/255 with fused multiply-adds; within 2.5% of the curve).
 enum class SrgbDecode : uint8_t { kExact, kLlvmpipePolynomial };
 
 struct FormatInfo {

@@ -155,13 +155,16 @@ inline DeviceProfile LavapipeProfile() {
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml (docs/textures.md): float textures filter
   // with the float fraction as weight and fused lerps; UNORM8 in 8-bit fixed point; llvmpipe's
-  // UNORM and sRGB decoders; point MIRROR folds the coordinate.
+  // UNORM and sRGB decoders; point MIRROR folds the coordinate; stores round to nearest even
+  // (UNORM8) and toward zero (half).
   p.sampler.quantise_weights = false;
   p.sampler.arithmetic = FilterArithmetic::kFusedLerpUThenV;
   p.sampler.unorm_filter = UnormFilter::kFixed8;
   p.sampler.unorm_decode = UnormDecode::kTimesReciprocal;
   p.sampler.srgb_decode = SrgbDecode::kLlvmpipePolynomial;
   p.sampler.mirror_point_by_coordinate = true;
+  p.sampler.unorm_rounding = UnormRounding::kNearestEven;
+  p.sampler.half_rounding = HalfRounding::kTowardZero;
   return p;
 }
 

@@ -40,6 +40,12 @@ void RegisterSamplerProbePorts(std::vector<Port>& ports) {
           *samplers[i] = ctx.Bind<SamplerState>(fmt::format("s{}", i + 1), fmt::format("S{}", i));
         k.Out = ctx.Bind<RWStructuredBuffer<float>>("u11", "Out");
       }));
+  ports.push_back(MakePort<ProbeSamplerEncode>(
+      "probe_sampler_encode.hlsl", "main", source, [](PortContext& ctx, ProbeSamplerEncode& k) {
+        k.In = ctx.Bind<StructuredBuffer<float4>>("t0", "In");
+        k.Unorm8 = ctx.Bind<RWTexture2D<float4>>("u1", "Unorm8");
+        k.Half = ctx.Bind<RWTexture2D<float4>>("u2", "Half");
+      }));
 }
 
 }  // namespace waveemu::oracle

@@ -113,4 +113,21 @@ struct ProbeSamplerAddress {
   }
 };
 
+// ------------------------------ probe_sampler_encode.hlsl
+struct ProbeSamplerEncode {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<float4> In;   // t0
+  RWTexture2D<float4> Unorm8;    // u1
+  RWTexture2D<float4> Half;      // u2
+
+  void main(SV_DispatchThreadID<N> DTid) const {
+    Uint<N> i = DTid.x;
+    const Uint<N> zero(0u);
+    Unorm8[Uint2<N>(i, zero)] = Float4<N>(In[i]);
+    Half[Uint2<N>(i, zero)] = Float4<N>(In[256u + i]);
+  }
+};
+
 }  // namespace waveemu::oracle
