@@ -148,11 +148,11 @@ TEST_CASE("an unknown Format, Kind or Rule names the line and the known names") 
         "bad.test:9: buffer 'X': unknown Format 'UInt33' (known: Bool, Int16, UInt16, Int32, "
         "UInt32, Int64, UInt64, Float16, Float32, Float64, Hex8, Hex16, Hex32, Hex64)");
   const std::string ok_buf = std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: UInt32\n    Data: [1]\n";
-  CHECK(ErrorOf(ok_buf + "DescriptorSets:\n  - Resources:\n    - Name: X\n      Kind: Texture2D\n"
+  CHECK(ErrorOf(ok_buf + "DescriptorSets:\n  - Resources:\n    - Name: X\n      Kind: Texture3D\n"
                          "      VulkanBinding: { Binding: 0 }\n") ==
-        "bad.test:14: resource 'X': unknown Kind 'Texture2D' (known: StructuredBuffer, "
+        "bad.test:14: resource 'X': unknown Kind 'Texture3D' (known: StructuredBuffer, "
         "RWStructuredBuffer, Buffer, RWBuffer, ByteAddressBuffer, RWByteAddressBuffer, "
-        "ConstantBuffer)");
+        "ConstantBuffer, Texture2D, RWTexture2D, Sampler)");
   CHECK(ErrorOf(ok_buf + "Results:\n  - Result: R\n    Rule: BufferClose\n    Actual: X\n"
                          "    Expected: X\nDescriptorSets: []\n") ==
         "bad.test:13: result 'R': unknown Rule 'BufferClose' (known: BufferExact, BufferFloatULP, "
@@ -186,7 +186,7 @@ TEST_CASE("a pipeline without Shaders, or with an unknown key, is refused") {
         "bad.test:4: the pipeline has no Shaders (a list with one Stage: Compute entry)");
   CHECK(ErrorOf(std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: UInt32\n    Fillsize: 4\n") ==
         "bad.test:10: unknown key 'Fillsize' in a buffer (known keys: Name, Format, Stride, Data, "
-        "FillSize, FillValue, DataFile, Channels, ArraySize)");
+        "FillSize, FillValue, DataFile, Channels, ArraySize, OutputProps, TextureFormat)");
 }
 
 TEST_CASE("a missing file and a missing HLSL are reported without a line") {

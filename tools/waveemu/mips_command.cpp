@@ -1,11 +1,12 @@
 // mips_command.cpp -- `waveemu mips`: PNG in (libpng's simplified API), GenerateMipsCS on the
-// emulator, every level and a contact sheet out. Grayscale, palette and low-bit-depth PNGs are
+// emulator or on Vulkan (or both, compared level by level), every level and a contact sheet out. Grayscale, palette and low-bit-depth PNGs are
 // expanded to RGBA8; 16-bit PNGs, zero or oversized images and non-PNG files are refused.
 #include "tools/waveemu/mips_command.h"
 
 #include "emulator/profile.h"
 #include "emulator/texture.h"
 #include "examples/generate_mips/generate_mips_host.h"
+#include "tools/waveemu/mips_vulkan.h"
 
 #include <fmt/format.h>
 #include <png.h>
@@ -23,7 +24,7 @@ namespace waveemu::oracle {
 
 namespace {
 
-constexpr int kOk = 0, kBadInput = 2;
+constexpr int kOk = 0, kCompareFailed = 1, kBadInput = 2;
 
 struct MipsError {
   std::string message;
@@ -124,13 +125,45 @@ Rgba8Image ContactSheet(const std::vector<Rgba8Image>& levels) {
   return sheet;
 }
 
+// Writes mip_N.png for every level and contact_sheet.png into `dir`.
+void WriteLevels(const Texture2DResource& tex, const fs::path& dir) {
+  fs::create_directories(dir);
+  std::vector<Rgba8Image> levels;
+  for (uint32_t m = 0; m < tex.mip_levels(); ++m) {
+    levels.push_back(LevelImage(tex, m));
+    WritePng(dir / fmt::format("mip_{}.png", m), levels.back());
+  }
+  WritePng(dir / "contact_sheet.png", ContactSheet(levels));
+}
+
+void PrintPlan(const std::vector<examples::MipDispatch>& plan) {
+  for (const auto& d : plan)
+    fmt::print("  dispatch: source mip {} -> mips {}..{}, NON_POWER_OF_TWO {}, {}x{} groups\n",
+               d.top_mip, d.top_mip + 1, d.top_mip + d.num_mips, d.non_power_of_two, d.groups.x,
+               d.groups.y);
+}
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+VulkanMipsResult RunVulkan(Texture2DResource& tex, const MipsArgs& args) {
+  VulkanRunOptions options;
+  options.device_name = args.device;
+  try {
+    return GenerateMipsOnVulkan(tex, args.srgb, options);
+  } catch (const std::exception& e) {  // no device, no glslang, a failed Vulkan call
+    throw MipsError{fmt::format("--backend vulkan: {}", e.what())};
+  }
+}
+#endif
+
 int Run(const MipsArgs& args) {
-  if (args.backend == "vulkan") {
-    fmt::print(stderr,
-               "waveemu mips: --backend vulkan is not implemented yet (the Vulkan backend has no "
-               "texture and sampler bindings); use --backend emulator\n");
+  const bool want_vulkan = args.backend == "vulkan" || args.compare;
+#if !WAVEEMU_HAVE_VULKAN_BACKEND
+  if (want_vulkan) {
+    fmt::print(stderr, "waveemu mips: this waveemu was built without the Vulkan backend "
+                       "(libvulkan-dev was missing); use --backend emulator\n");
     return kBadInput;
   }
+#endif
   const Format format = ParseFormat(args.format);
   if (args.srgb && format != Format::R8G8B8A8_UNORM)
     throw MipsError{"--srgb needs --format rgba8 (sRGB is an 8-bit encoding)"};
@@ -144,30 +177,58 @@ int Run(const MipsArgs& args) {
                      {UnormToFloat(p[0]), UnormToFloat(p[1]), UnormToFloat(p[2]), UnormToFloat(p[3])},
                      format);
     }
+  fmt::print("{}: {}x{} {}{}, {} levels\n", args.input, src.width, src.height,
+             InfoOf(format).name, args.srgb ? " (sRGB)" : "", tex.mip_levels());
 
-  DispatchOptions options;
-  options.profile = ProfileByName(args.profile);
-  const auto result = examples::GenerateMips(tex, args.srgb, options);
-
-  fs::create_directories(args.out);
-  std::vector<Rgba8Image> levels;
-  for (uint32_t m = 0; m < tex.mip_levels(); ++m) {
-    levels.push_back(LevelImage(tex, m));
-    WritePng(fs::path(args.out) / fmt::format("mip_{}.png", m), levels.back());
+  Texture2DResource emulated = tex;
+  if (args.backend == "emulator" || args.compare) {
+    DispatchOptions options;
+    options.profile = ProfileByName(args.profile);
+    const auto result = examples::GenerateMips(emulated, args.srgb, options);
+    fmt::print("emulator (profile {}):\n", args.profile);
+    PrintPlan(result.plan);
+    fmt::print("  out-of-bounds stores dropped (threads past a level's edge): {}\n",
+               result.out_of_bounds_writes);
   }
-  WritePng(fs::path(args.out) / "contact_sheet.png", ContactSheet(levels));
+  Texture2DResource device = tex;
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+  if (want_vulkan) {
+    const VulkanMipsResult r = RunVulkan(device, args);
+    fmt::print("vulkan ({}, {} {}):\n", r.device.name, r.device.driver_name,
+               r.device.driver_info);
+    PrintPlan(r.plan);
+    for (const std::string& n : r.notes) fmt::print("  note: {}\n", n);
+  }
+#endif
 
-  fmt::print("{}: {}x{} {}{}, {} levels, profile {}\n", args.input, src.width, src.height,
-             InfoOf(format).name, args.srgb ? " (sRGB)" : "", tex.mip_levels(), args.profile);
-  for (const auto& d : result.plan)
-    fmt::print("  dispatch: source mip {} -> mips {}..{}, NON_POWER_OF_TWO {}, {}x{} groups\n",
-               d.top_mip, d.top_mip + 1, d.top_mip + d.num_mips, d.non_power_of_two, d.groups.x,
-               d.groups.y);
-  fmt::print("  out-of-bounds stores dropped (threads past a level's edge): {}\n",
-             result.out_of_bounds_writes);
+  const bool vulkan_first = args.backend == "vulkan";
+  const Texture2DResource& chosen = vulkan_first ? device : emulated;
+  WriteLevels(chosen, args.out);
   fmt::print("wrote {} levels (mip_0.png .. mip_{}.png) and contact_sheet.png to {}\n",
-             tex.mip_levels(), tex.mip_levels() - 1, args.out);
-  return kOk;
+             chosen.mip_levels(), chosen.mip_levels() - 1, args.out);
+  if (!args.compare) return kOk;
+
+  const std::string other = vulkan_first ? "emulator" : "vulkan";
+  WriteLevels(vulkan_first ? emulated : device, fs::path(args.out) / other);
+  std::string report = fmt::format(
+      "{}: {}x{} {}{}, emulator profile {} vs vulkan; tolerance {} ULP (float formats), {} units "
+      "(rgba8)\n", args.input, src.width, src.height, InfoOf(format).name,
+      args.srgb ? " (sRGB)" : "", args.profile, args.max_ulp, args.max_units);
+  bool within = true;
+  for (const LevelDifference& d : CompareMipChains(emulated, device)) {
+    const uint64_t limit = std::string(d.unit) == "units" ? args.max_units : args.max_ulp;
+    const bool ok = d.max_distance <= limit;
+    within = within && ok;
+    report += fmt::format("{} {}\n", ok ? "PASS" : "FAIL", Describe(d, "emulator", "vulkan"));
+  }
+  report += within ? "compare passed\n" : "compare failed: a level is beyond the tolerance\n";
+  fmt::print("{}", report);
+  std::FILE* f = std::fopen((fs::path(args.out) / "compare.txt").string().c_str(), "w");
+  if (f) {
+    std::fputs(report.c_str(), f);
+    std::fclose(f);
+  }
+  return within ? kOk : kCompareFailed;
 }
 
 }  // namespace
@@ -182,8 +243,17 @@ CLI::App* AddMipsCommand(CLI::App& app, MipsArgs& args) {
   cmd->add_flag("--srgb", args.srgb, "treat the texels as sRGB (decode on read, encode on write)");
   cmd->add_option("--format", args.format, "texture format: rgba8 (default), rgba16f, rgba32f");
   cmd->add_option("--profile", args.profile, "emulator device profile (spec, lavapipe, nvidia)");
-  cmd->add_option("--backend", args.backend, "emulator (default) or vulkan (not implemented yet)")
+  cmd->add_option("--backend", args.backend,
+                  "emulator (default) or vulkan (the original HLSL through glslang); its levels go "
+                  "to --out")
       ->check(CLI::IsMember({"emulator", "vulkan"}));
+  cmd->add_flag("--compare", args.compare,
+                "run both backends and report each level: bit-exact or the largest difference "
+                "(ULPs or UNORM units) and where; the other backend's PNGs go to --out/NAME/, the "
+                "report to --out/compare.txt; exit 1 beyond --max-ulp/--max-units");
+  cmd->add_option("--max-ulp", args.max_ulp, "--compare: ULPs allowed per float value (0)");
+  cmd->add_option("--max-units", args.max_units, "--compare: UNORM units allowed (rgba8) (0)");
+  cmd->add_option("--device", args.device, "Vulkan device: a substring of its name");
   return cmd;
 }
 

@@ -449,6 +449,7 @@ BufferContents RunOnVulkan(const Pipeline& pipeline, const VulkanRunOptions& opt
   HlslCompileOptions compile;
   compile.entry = pipeline.entry;
   compile.include_dirs = options.include_dirs;
+  compile.defines = options.defines;
   std::vector<std::string> shift_notes;
   compile.extra_args = BindingShiftArgs(pipeline, shift_notes);
   const std::string path = !pipeline.hlsl_path.empty() ? pipeline.hlsl_path : "shader.hlsl";

@@ -76,6 +76,7 @@ struct VulkanRunOptions {
   // VK_LAYER_KHRONOS_validation is installed (otherwise a note says it is absent).
   bool validation = false;
   std::vector<std::string> include_dirs;  // extra -I for glslang
+  std::vector<std::string> defines;       // -DNAME[=VALUE] for glslang (RunOnVulkan)
   VulkanRunReport* report = nullptr;      // filled when not null
 };
 
