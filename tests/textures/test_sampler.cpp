@@ -212,3 +212,73 @@ TEST_CASE("inside a dispatch SampleLevel and UNORM stores use the profile's samp
   CHECK(store(SpecProfile()) == 1);
   CHECK(store(coarse) == 0);
 }
+
+// ------------------------------------------------------------------------------------------------
+// The lavapipe model's parts, against values lavapipe recorded (tests/golden/lavapipe/
+// probe_sampler_*) or worked by hand.
+
+TEST_CASE("lavapipe's UNORM and sRGB decoders give the bits lavapipe recorded") {
+  // probe_sampler_formats: Load of code c through UNORM and _SRGB views.
+  CHECK(UnormToFloat(3, UnormDecode::kTimesReciprocal) == 0x1.818184p-7f);  // c/255: 0x1.818182p-7
+  CHECK(UnormToFloat(3, UnormDecode::kExact) == 0x1.818182p-7f);
+  CHECK(UnormToFloat(128, UnormDecode::kTimesReciprocal) == 0x1.010102p-1f);
+  CHECK(SrgbToFloat(0, SrgbDecode::kLlvmpipePolynomial) == 0.0f);
+  CHECK(SrgbToFloat(1, SrgbDecode::kLlvmpipePolynomial) == 0x1.465aacp-12f);    // linear part
+  CHECK(SrgbToFloat(15, SrgbDecode::kLlvmpipePolynomial) == 0x1.31f502p-8f);    // last linear
+  CHECK(SrgbToFloat(16, SrgbDecode::kLlvmpipePolynomial) == 0x1.5ae054p-8f);    // first cubic
+  CHECK(SrgbToFloat(128, SrgbDecode::kLlvmpipePolynomial) == 0x1.bbacb8p-3f);
+  CHECK(SrgbToFloat(254, SrgbDecode::kLlvmpipePolynomial) == 0x1.fb684ap-1f);
+  CHECK(SrgbToFloat(255, SrgbDecode::kLlvmpipePolynomial) == 1.0f);
+}
+
+TEST_CASE("UNORM filtering in 8-bit fixed point: a + ((k * (b - a) + 128) >> 8), worked by hand") {
+  SamplerModel fixed;
+  fixed.unorm_filter = UnormFilter::kFixed8;
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  auto at = [&](uint8_t left, uint8_t right, float k) {  // weight k/256 of the right texel
+    Texture2DResource t(Format::R8G8B8A8_UNORM, 2, 1);
+    t.WriteFloat(0, 0, 0, {left / 255.0f, 0, 0, 1}, t.format());
+    t.WriteFloat(0, 1, 0, {right / 255.0f, 0, 0, 1}, t.format());
+    const float u = (k / 256.0f + 0.5f) / 2.0f;  // u * 2 - 0.5 = k / 256
+    return SampleLevelTexel(t, t.format(), 0, 1, s, fixed, u, 0.5f, 0.0f)[0];
+  };
+  CHECK(at(0, 255, 1) == 1.0f / 255);      // (255 + 128) >> 8 = 1
+  CHECK(at(0, 255, 129) == 128.0f / 255);  // (32895 + 128) >> 8 = 128 (float filtering: 129)
+  CHECK(at(255, 0, 1) == 254.0f / 255);    // 255 + ((-255 + 128) >> 8) = 255 - 1
+  CHECK(at(10, 20, 64) == 13.0f / 255);    // 10 + ((640 + 128) >> 8) = 10 + 3
+}
+
+TEST_CASE("fused lerps give the bits lavapipe recorded where the weighted sum rounds differently") {
+  // probe_sampler_arithmetic threads 1 and 15, alpha: texels a, b of the top row, wU = 1/32 and
+  // 15/32, wV = 0. At 1/32 D3D's a·(31/32) + b·(1/32) rounds to 0x1.4a1994p+1.
+  Texture2DResource t(Format::R32_FLOAT, 2, 1);
+  t.WriteFloat(0, 0, 0, {0x1.3b2818p+1f, 0, 0, 1}, t.format());
+  t.WriteFloat(0, 1, 0, {0x1.8cabb4p+2f, 0, 0, 1}, t.format());
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  auto u = [](float w) { return (w + 0.5f) / 2.0f; };
+  const SamplerModel lavapipe = LavapipeProfile().sampler;
+  CHECK(Sample(t, s, u(15.0f / 32), 0.5f, 0.0f, lavapipe) == 0x1.0da722p+2f);
+  CHECK(Sample(t, s, u(1.0f / 32), 0.5f, 0.0f, lavapipe) == 0x1.4a1992p+1f);
+  CHECK(Sample(t, s, u(1.0f / 32), 0.5f, 0.0f, {}) == 0x1.4a1994p+1f);
+}
+
+TEST_CASE("point sampling under MIRROR folds the coordinate first in llvmpipe's model, worked by hand") {
+  const auto t = Row4();  // [0, 10, 20, 30]
+  SamplerModel fold;
+  fold.mirror_point_by_coordinate = true;
+  auto at = [&](TextureAddressMode a, float u, const SamplerModel& m) {
+    return Sample(t, Sampler(Filter::MIN_MAG_MIP_POINT, a), u, 0.5f, 0.0f, m);
+  };
+  using M = TextureAddressMode;
+  // u = 1.25: u*4 = 5, texel 5 mirrors to 2 (D3D); the folded coordinate 0.75 * 4 = 3 -> texel 3.
+  CHECK(at(M::MIRROR, 1.25f, {}) == 20.0f);
+  CHECK(at(M::MIRROR, 1.25f, fold) == 30.0f);
+  // u = -0.25: texel -1 mirrors to 0 (D3D); |-0.25| * 4 = 1 -> texel 1. MIRROR_ONCE alike.
+  CHECK(at(M::MIRROR, -0.25f, {}) == 0.0f);
+  CHECK(at(M::MIRROR, -0.25f, fold) == 10.0f);
+  CHECK(at(M::MIRROR_ONCE, -0.25f, {}) == 0.0f);
+  CHECK(at(M::MIRROR_ONCE, -0.25f, fold) == 10.0f);
+  // Inside a texel both agree: u = 1.3 -> 5.2 -> texel 2; folded 0.7 * 4 = 2.8 -> texel 2.
+  CHECK(at(M::MIRROR, 1.3f, fold) == 20.0f);
+  CHECK(at(M::MIRROR, 1.3f, {}) == 20.0f);
+}
