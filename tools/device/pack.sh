@@ -66,6 +66,10 @@ mkdir -p "$dest/tests/pipelines"
 (cd "$root/tests/pipelines" && find . -maxdepth 1 -type f ! -name '*.py' -exec cp {} "$dest/tests/pipelines/" \;)
 (cd "$root" && git ls-files -co --exclude-standard -- '*.hlsl' '*.hlsli' |
    while read -r f; do mkdir -p "$dest/$(dirname "$f")" && cp "$f" "$dest/$f"; done)
+# Inputs for the mip generator runs: the pattern at power-of-two and odd sizes, and the example's
+# 257x129 image.
+python3 "$root/tools/device/make_mips_inputs.py" "$dest/mips_inputs"
+cp "$root/examples/generate_mips/rings_257x129.png" "$dest/mips_inputs/"
 cp "$root/tools/device/run_on_gpu.sh" "$dest/"
 chmod +x "$dest/run_on_gpu.sh"
 

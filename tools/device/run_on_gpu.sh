@@ -5,6 +5,10 @@
 #   $OUT/results.md    table: pipeline, check result, first mismatch; environment; commands
 #   $OUT/run.log       everything each command printed
 #   $OUT/golden.tar.gz golden/<pipeline>/ as written by `waveemu run --out`
+#   $OUT/mips.tar.gz   mips/NAME.txt and mips/NAME.png per input and format: the report of
+#                      `waveemu mips --backend vulkan --compare` (the original GenerateMipsCS.hlsl
+#                      on the device vs the emulator's port with $PROFILE) and the device's
+#                      contact sheet (one archive: the device tool returns at most 8 files)
 # Usage: OUT=/path ./run_on_gpu.sh   (or ./run_on_gpu.sh /path). Environment: PROFILE (nvidia),
 # VK_DRIVER_FILES (the NVIDIA ICD), BUDGET_S (total seconds, 420), STEP_TIMEOUT_S (60),
 # WAVEEMU_PACKED_GLIBC (1/0: force the packed glibc on or off; default: on when the host's is older).
@@ -120,7 +124,44 @@ done
 tar -czf "$OUT/golden.tar.gz" -C "$work" golden
 {
   echo
-  echo "$pass of $total pipelines bit-exact; $(( $(date +%s) - start )) s in all."
+  echo "$pass of $total pipelines bit-exact; $(( $(date +%s) - start )) s so far."
   echo "Golden buffers: golden.tar.gz (golden/NAME/ from \`waveemu run --out\`)."
 } >> "$results"
+
+# ---- the mip generator: GenerateMipsCS.hlsl on the device, compared level by level
+cat >> "$results" <<MD
+
+## Mip generator
+
+\`waveemu mips INPUT --backend vulkan --compare --profile $PROFILE --format F [--srgb]\`: the
+original GenerateMipsCS.hlsl (glslang, one dispatch per step of MiniEngine's loop) on the device
+against the emulator's port. Per level 1..n: the largest difference in ULPs (float formats) or
+UNORM units (rgba8), 0 = bit-exact. Reports (mips/NAME.txt) and the device's contact sheets
+(mips/NAME.png) are in mips.tar.gz.
+
+| input | format | levels 1.. (largest difference) | exit |
+|---|---|---|---|
+MD
+mkdir -p "$work/mips_out/mips" "$work/mips"
+for img in "$here"/mips_inputs/*.png; do
+  [ -f "$img" ] || continue
+  base=$(basename "$img" .png)
+  for mode in rgba32f rgba16f rgba8 rgba8-srgb; do
+    fmt=${mode%-srgb}; extra=(); [ "$mode" = rgba8-srgb ] && extra=(--srgb)
+    tag=${base}_${mode}
+    run_step "mips $tag" waveemu mips "$img" --backend vulkan --compare --profile "$PROFILE" \
+      --format "$fmt" "${extra[@]}" --out "$work/mips/$tag"
+    rc=$?
+    levels=$(grep -E '^(PASS|FAIL) level [1-9]' "$work/step.txt" |
+             sed -E 's/^(PASS|FAIL) level ([0-9]+) .*: (bit-exact|max ([0-9]+) .*)$/\2:\4/; s/:$/:0/' |
+             tr '\n' ' ')
+    [ -f "$work/mips/$tag/compare.txt" ] && cp "$work/mips/$tag/compare.txt" "$work/mips_out/mips/$tag.txt"
+    [ -f "$work/mips/$tag/contact_sheet.png" ] && cp "$work/mips/$tag/contact_sheet.png" "$work/mips_out/mips/$tag.png"
+    [ -n "$levels" ] || levels=$(grep -m1 -iE 'error' "$work/step.txt" | tr '|' '/' | cut -c1-160)
+    echo "| $base | $mode | $levels | $rc |" >> "$results"
+  done
+done
+tar -czf "$OUT/mips.tar.gz" -C "$work/mips_out" mips
+echo >> "$results"
+echo "$(( $(date +%s) - start )) s in all. Mip reports and contact sheets: mips.tar.gz." >> "$results"
 cat "$results"
