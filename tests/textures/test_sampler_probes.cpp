@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -245,3 +246,79 @@ TEST_CASE("probe_sampler_address: wrap, mirror, clamp, border and mirror-once pa
 }
 
 }  // namespace
+
+// ------------------------------ probe_sampler_encode
+
+namespace {
+
+/// The probe's inputs, as gen_sampler_probes.py's encode_inputs builds them: per k a float t with
+/// fl(t·255) = k + 0.5 (searched next to (k + 0.5)/255), (k + 0.4)/255, (k + 0.6)/255 and the
+/// float below t; per j the half tie 1 + (2j+1)·2^-11, 2^-20 above it, its negative, 65500 + 4j.
+std::vector<float4> EncodeInputs() {
+  std::vector<float4> in;
+  for (int k = 0; k < 256; ++k) {
+    float t = float((k + 0.5) / 255.0);
+    for (float c : {t, std::nextafter(t, 2.0f), std::nextafter(t, -1.0f)})
+      if (c * 255.0f == float(k) + 0.5f) { t = c; break; }
+    in.push_back({t, float((k + 0.4) / 255.0), float((k + 0.6) / 255.0), std::nextafter(t, -1.0f)});
+  }
+  for (int j = 0; j < 256; ++j) {
+    const float tie = float(1.0 + (2 * j + 1) * std::ldexp(1.0, -11));
+    in.push_back({tie, tie + std::ldexp(1.0f, -20), -tie, 65500.0f + 4.0f * float(j)});
+  }
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("probe_sampler_encode stores UNORM8 by +0.5 and truncate and half by the model's rounding") {
+  const auto in = EncodeInputs();
+  Texture2DResource unorm(Format::R8G8B8A8_UNORM, 256, 1), half_tex(Format::R16G16B16A16_FLOAT, 256, 1);
+  auto run = [&](const DeviceProfile& profile) {
+    ProbeSamplerEncode k;
+    k.In = StructuredBuffer<float4>(std::span<const float4>(in));
+    k.Unorm8 = RWTexture2D<float4>(unorm);
+    k.Half = RWTexture2D<float4>(half_tex);
+    Dispatch(k, uint3{4, 1, 1}, Options(profile));
+  };
+  run(SpecProfile());
+  int ties = 0;
+  for (uint32_t i = 0; i < 256; ++i) {
+    const auto codes = unorm.ReadCodes(0, i, 0);
+    for (int c = 0; c < 4; ++c) {
+      // D3D §3.2.3.6: clamp, scale by 255 in float, +0.5, truncate.
+      const float scaled = std::clamp(At(in[i], c), 0.0f, 1.0f) * 255.0f;
+      const auto expected = uint8_t(std::floor(double(scaled) + 0.5));
+      if (c == 0 && scaled == float(i) + 0.5f) ++ties;
+      INFO("texel ", i, " channel ", c, " input ", At(in[i], c), " scaled ", scaled);
+      CHECK(codes[size_t(c)] == expected);
+    }
+  }
+  CHECK(ties == 255);  // every k < 255 has an exact tie (k = 255 clamps)
+  // Half, worked by hand for j = 0 and 1: 1 + 2^-11 is the tie between 0x3c00 and 0x3c01 (even:
+  // 0x3c00); 1 + 3·2^-11 between 0x3c01 and 0x3c02 (even: 0x3c02); just above a tie rounds up;
+  // 65500 lies between 65472 (0x7bfe) and 65504 (0x7bff), nearer the latter.
+  auto h = [&](uint32_t x, int c) {
+    uint16_t bits;
+    std::memcpy(&bits, half_tex.Level(0).data() + x * 8 + size_t(c) * 2, 2);
+    return bits;
+  };
+  CHECK(h(0, 0) == 0x3c00);
+  CHECK(h(0, 1) == 0x3c01);
+  CHECK(h(0, 2) == 0xbc00);
+  CHECK(h(0, 3) == 0x7bff);
+  CHECK(h(1, 0) == 0x3c02);
+  CHECK(h(5, 3) == 0x7c00);  // 65520: halfway to 65536, rounds to even: infinity
+  // Toward zero (D3D's rule, and lavapipe's): every tie and everything above it goes down, and
+  // overflow stops at the largest finite half.
+  DeviceProfile toward_zero = SpecProfile();
+  toward_zero.sampler.half_rounding = HalfRounding::kTowardZero;
+  toward_zero.sampler.unorm_rounding = UnormRounding::kNearestEven;
+  run(toward_zero);
+  CHECK(h(0, 1) == 0x3c00);
+  CHECK(h(1, 0) == 0x3c01);
+  CHECK(h(0, 3) == 0x7bfe);
+  CHECK(h(5, 3) == 0x7bff);
+  CHECK(unorm.ReadCodes(0, 0, 0)[0] == 0);  // 0.5 to nearest even
+  CHECK(unorm.ReadCodes(0, 1, 0)[0] == 2);  // 1.5 to nearest even
+}
