@@ -16,7 +16,7 @@ void main(uint3 DTid : SV_DispatchThreadID)
     Dst[DTid.xy] = Src.Load(int3(DTid.xy * 2, 0)) + Src.Load(int3(DTid.xy, 1));
     Samples[i] = Src.SampleLevel(PointClamp, (float2(DTid.xy) + 0.5) / 2.0, 1);
     Samples[4 + i] = Srgb.Load(int3(DTid.x, 0, 0));
-    Bytes[DTid.xy] = float4(0.5, 0.25, DTid.x, 1.0);
+    Bytes[DTid.xy] = float4(0.75, 0.25, DTid.x, 1.0);
     uint w, h;
     Dst.GetDimensions(w, h);
     Samples[8 + i] = float4(w, h, 0, 0);

@@ -29,7 +29,7 @@ struct TextureViews {
                      Src.Load(Int3<N>(Int2<N>(DTid.xy()), one));
     Samples[i] = Src.SampleLevel(PointClamp, (Float2<N>(DTid.xy()) + 0.5f) / 2.0f, 1.0f);
     Samples[4u + i] = Srgb.Load(Int3<N>(Int<N>(DTid.x), zero, zero));
-    Bytes[DTid.xy()] = Float4<N>(Float<N>(0.5f), Float<N>(0.25f), Float<N>(DTid.x), Float<N>(1.0f));
+    Bytes[DTid.xy()] = Float4<N>(Float<N>(0.75f), Float<N>(0.25f), Float<N>(DTid.x), Float<N>(1.0f));
     uint32_t w = 0, h = 0;
     Dst.GetDimensions(w, h);
     Samples[8u + i] = Float4<N>(Float<N>(float(w)), Float<N>(float(h)), Float<N>(0.0f),
