@@ -140,6 +140,34 @@ TEST_CASE("glslang 12 emits InclusiveScan for WavePrefixSum/Product; the rewrite
   CHECK(RewritePrefixScansToExclusive(*words) == 0);  // idempotent
 }
 
+TEST_CASE("storage images lose glslang's Rgba32f ImageFormat (texel buffers keep theirs) and the "
+          "module gains the WithoutFormat capabilities it then needs, as spirv-dis and spirv-val "
+          "see it") {
+  auto words = CompileOrSkip("storage_images.hlsl");
+  if (!words) return;
+  // storage_images.hlsl: RWTexture2D<float4> Dst and Acc share one OpTypeImage (2D, Sampled 2,
+  // Rgba32f); RWBuffer<float> Flat is a Buffer image (R32f); Texture2D Src has Sampled 1.
+  auto [rc, before] = RunSpirvTool("spirv-dis", *words, {});
+  REQUIRE_MESSAGE(rc == 0, before);
+  CHECK(CountLines(before, {"OpTypeImage", " 2D ", " Rgba32f"}) == 1);
+  CHECK(CountLines(before, {"OpTypeImage", " Buffer ", " R32f"}) == 1);
+  CHECK(CountLines(before, {"OpCapability StorageImageWriteWithoutFormat"}) == 0);
+
+  CHECK(RewriteStorageImagesToUnknownFormat(*words) == 1);
+  auto [rc2, after] = RunSpirvTool("spirv-dis", *words, {});
+  REQUIRE_MESSAGE(rc2 == 0, after);
+  INFO("after the rewrite:\n" << after);
+  CHECK(CountLines(after, {"OpTypeImage", " 2D ", " Rgba32f"}) == 0);
+  CHECK(CountLines(after, {"OpTypeImage", " 2D ", " 2 Unknown"}) == 1);
+  CHECK(CountLines(after, {"OpTypeImage", " Buffer ", " R32f"}) == 1);
+  // Acc[id.xy] is an OpImageRead, so both capabilities.
+  CHECK(CountLines(after, {"OpCapability StorageImageWriteWithoutFormat"}) == 1);
+  CHECK(CountLines(after, {"OpCapability StorageImageReadWithoutFormat"}) == 1);
+  auto [val_rc, val_out] = RunSpirvTool("spirv-val", *words, {"--target-env", "vulkan1.1"});
+  CHECK_MESSAGE(val_rc == 0, "spirv-val rejects the rewritten module:\n" << val_out);
+  CHECK(RewriteStorageImagesToUnknownFormat(*words) == 0);  // idempotent
+}
+
 TEST_CASE("the rewrite changes only the GroupOperation word of inclusive IAdd/FAdd/IMul/FMul, "
           "not reductions, clustered or exclusive ones, nor other group ops") {
   // Hand-built module: header, then group ops with (type %1, result, scope 3, operation, value).
