@@ -1,6 +1,7 @@
 // vulkan_backend.cpp -- runs a Pipeline on a Vulkan device: one instance, one device with
 // robust buffer access (robustness2 when present: D3D's out-of-bounds rules), one host-visible
-// buffer per BufferDesc, descriptors by ResourceKind, one dispatch, a fence wait with a limit.
+// buffer per BufferDesc and one image per texture (vulkan_images.h), descriptors by ResourceKind,
+// uploads, one dispatch and readbacks in one command buffer, a fence wait with a limit.
 #include "tools/waveemu/vulkan_backend.h"
 
 #include "tools/waveemu/hlsl_compile.h"

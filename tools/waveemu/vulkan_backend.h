@@ -99,7 +99,8 @@ struct VulkanRunReport {
 };
 
 /// Runs the pipeline on a Vulkan device and returns every buffer after the dispatch (buffers
-/// that no binding uses come back unchanged). Throws HlslToolMissing/HlslCompileError (see
+/// that no binding uses come back unchanged; a texture comes back as all its levels, in
+/// TextureDesc order). Throws HlslToolMissing/HlslCompileError (see
 /// hlsl_compile.h), SpirvError, or VulkanBackendError.
 BufferContents RunOnVulkan(const Pipeline& pipeline, const VulkanRunOptions& options = {});
 
