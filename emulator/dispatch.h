@@ -106,19 +106,30 @@ struct SystemValues {
     }
   }
 
+  /// The value of parameter type P for group `gid`. The group-independent ones are returned by
+  /// reference, so a main() taking `const SV_GroupThreadID<N>&` copies nothing.
   template <class P>
-  P Make(uint3 gid) const {
+  decltype(auto) Make(uint3 gid) const {
     if constexpr (std::is_same_v<P, SV_GroupID>) {
       return SV_GroupID{gid};
     } else if constexpr (std::is_same_v<P, SV_GroupThreadID<N>>) {
-      return group_thread_id;
+      return (group_thread_id);
     } else if constexpr (std::is_same_v<P, SV_GroupIndex<N>>) {
-      return group_index;
+      return (group_index);
     } else if constexpr (std::is_same_v<P, SV_DispatchThreadID<N>>) {
+      // Written in place, a vector at a time: building it from Lanes expressions costs three
+      // temporaries and their copies per component, for every group.
       SV_DispatchThreadID<N> d;
-      d.x = group_thread_id.x + gid.x * K::numthreads.x;
-      d.y = group_thread_id.y + gid.y * K::numthreads.y;
-      d.z = group_thread_id.z + gid.z * K::numthreads.z;
+      const uint32_t base[3] = {gid.x * K::numthreads.x, gid.y * K::numthreads.y,
+                                gid.z * K::numthreads.z};
+      const hn::ScalableTag<uint32_t> du;
+      for (int c = 0; c < 3; ++c) {
+        const auto b = hn::Set(du, base[c]);
+        const uint32_t* in = group_thread_id[c].data();
+        uint32_t* out = d[c].data();
+        for (int i = 0; i < Uint<N>::kPadded; i += int(hn::Lanes(du)))
+          hn::Store(hn::Add(hn::Load(du, in + i), b), du, out + i);
+      }
       return d;
     } else {
       static_assert(kDependentFalse<P>,

@@ -47,6 +47,25 @@ class Bool;
 
 struct NoInit {};
 
+namespace detail {
+
+/// Copies kBytes from src to dst a vector at a time. GCC calls memcpy for these sizes (256
+/// bytes is one Uint<64>), and per-statement copies of per-thread values are hot enough for the
+/// call to show; this loop has a constant trip count and unrolls. The tail uses memcpy of a
+/// constant size below one vector, which GCC inlines.
+template <size_t kBytes>
+inline void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) {
+  const hn::ScalableTag<uint8_t> d;
+  constexpr size_t kVec = hn::MaxLanes(d);
+  constexpr size_t kFull = kBytes / kVec * kVec;
+  auto* out = static_cast<uint8_t*>(dst);
+  const auto* in = static_cast<const uint8_t*>(src);
+  for (size_t i = 0; i < kFull; i += kVec) hn::StoreU(hn::LoadU(d, in + i), d, out + i);
+  if constexpr (kBytes % kVec != 0) std::memcpy(out + kFull, in + kFull, kBytes % kVec);
+}
+
+}  // namespace detail
+
 template <class T, int N>
 class Lanes {
   static_assert(kIsLaneType<T>,
@@ -85,7 +104,7 @@ class Lanes {
   /// (uint)b: 1 for true, 0 for false.
   explicit Lanes(const Bool<N>& b);
 
-  Lanes(const Lanes&) = default;
+  Lanes(const Lanes& other) { detail::CopyBytes<sizeof(v_)>(v_, other.v_); }
   /// Masked: only active threads take the new value.
   Lanes& operator=(const Lanes& other) {
     if (this != &other) AssignMasked(other, CurrentMask<N>());
@@ -101,7 +120,7 @@ class Lanes {
   /// Writes `other` into the threads of `mask` and leaves the rest.
   void AssignMasked(const Lanes& other, const Mask<N>& mask) {
     if (mask.IsAll()) {
-      std::memcpy(v_, other.v_, sizeof(v_));
+      detail::CopyBytes<sizeof(v_)>(v_, other.v_);
       return;
     }
     if constexpr (kIsSimdType<T>) {

@@ -5,6 +5,7 @@
 // Bits at or beyond N are always zero (every operation keeps that invariant).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -30,8 +31,16 @@ class Mask {
   /// Threads [begin, end).
   static constexpr Mask Range(int begin, int end) {
     Mask m;
-    for (int t = begin; t < end; ++t) m.Set(t, true);
+    m.SetRange(begin, end);
     return m;
+  }
+
+  /// Sets threads [begin, end) (0 <= begin <= end <= N), a word at a time.
+  constexpr void SetRange(int begin, int end) {
+    for (int w = begin >> 6; w < kWords && w * 64 < end; ++w) {
+      const int lo = std::max(begin - w * 64, 0), hi = std::min(end - w * 64, 64);
+      words_[w] |= BitsBelow(hi) & ~BitsBelow(lo);
+    }
   }
 
   constexpr bool Test(int t) const { return (words_[t >> 6] >> (t & 63)) & 1u; }
@@ -49,7 +58,11 @@ class Mask {
     return acc != 0;
   }
   constexpr bool Empty() const { return !Any(); }
-  constexpr bool IsAll() const { return *this == All(); }
+  constexpr bool IsAll() const {
+    for (int w = 0; w + 1 < kWords; ++w)
+      if (~words_[w] != 0) return false;
+    return words_[kWords - 1] == BitsBelow(N - (kWords - 1) * 64);
+  }
   constexpr int Count() const {
     int c = 0;
     for (int w = 0; w < kWords; ++w) c += std::popcount(words_[w]);
@@ -102,7 +115,12 @@ class Mask {
     for (int w = 0; w < kWords; ++w) words_[w] ^= o.words_[w];
     return *this;
   }
-  friend constexpr bool operator==(const Mask&, const Mask&) = default;
+  // Word by word: the defaulted std::array comparison calls memcmp, a function call per test.
+  friend constexpr bool operator==(const Mask& a, const Mask& b) {
+    uint64_t diff = 0;
+    for (int w = 0; w < kWords; ++w) diff |= a.words_[w] ^ b.words_[w];
+    return diff == 0;
+  }
 
   /// Raw bytes, little-endian bit order (thread t is bit t%8 of byte t/8), for Highway's
   /// LoadMaskBits/StoreMaskBits. Call Normalize() after writing through it.
@@ -114,6 +132,8 @@ class Mask {
   }
 
  private:
+  /// Bits [0, n) of a word, n in [0, 64].
+  static constexpr uint64_t BitsBelow(int n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
 
   std::array<uint64_t, kWords> words_{};
 };

@@ -144,13 +144,16 @@ Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& de
   }
   const bool device = dest.binding().space == MemorySpace::kDevice;
   if (op == AtomicOp::kAdd && device) {
+    // The exclusive prefix of the active values first, then the base the fetch_add returns is
+    // added to it (scalar passes over the few active threads: a vector pass would reload
+    // values just stored one by one, which stalls store forwarding).
     U total = 0;
-    active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
-    U running = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
     active.ForEach([&](int t) {
-      original.set_lane(t, T(running));
-      running = U(running + U(value.lane(t)));
+      original.set_lane(t, T(total));
+      total = U(total + U(value.lane(t)));
     });
+    const U base = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
+    active.ForEach([&](int t) { original.set_lane(t, T(U(original.lane(t)) + base)); });
     return original;
   }
   active.ForEach([&](int t) {

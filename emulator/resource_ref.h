@@ -100,12 +100,13 @@ auto ScalarOf() {
 }
 
 /// A per-thread index as Uint<N>: 16- and 32-bit integer lanes convert as HLSL does (a negative
-/// int becomes a large uint, so it is out of bounds).
+/// int becomes a large uint, so it is out of bounds). A uint index is returned by reference, not
+/// copied.
 template <class I, int N>
-Uint<N> ToIndex(const Lanes<I, N>& index) {
+decltype(auto) ToIndex(const Lanes<I, N>& index) {
   static_assert(std::is_integral_v<I> && sizeof(I) <= 4,
                 "a buffer or groupshared index must be a 16- or 32-bit integer (uint, int)");
-  if constexpr (std::is_same_v<I, uint32_t>) return index;
+  if constexpr (std::is_same_v<I, uint32_t>) return (index);
   else return Uint<N>(index);
 }
 
@@ -287,20 +288,24 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   ElementRef(const ElementRef&) = default;
 
   /// Masked gather.
-  value_type Load() const {
+  value_type Load() const { return Gather(binding_, index_); }
+
+  /// Masked gather through `binding` at `index` (what Load does, without a reference object:
+  /// read-only buffers call it directly).
+  static value_type Gather(const MemoryBinding& binding, const Uint<N>& index) {
     value_type r{};
     const Mask<N> mask = CurrentMask<N>();
     if constexpr (kIsSimdType<E>) {
       // Fast path: consecutive in-bounds indices are one contiguous read (inactive threads'
       // elements are in bounds too, and masked off afterwards).
-      if (E* base = detail::PackedBase<E>(binding_);
-          base && detail::IsConsecutiveInBounds(index_, binding_.count)) {
-        const E* src = base + index_.lane(0);
+      if (E* base = detail::PackedBase<E>(binding);
+          base && detail::IsConsecutiveInBounds(index, binding.count)) {
+        const E* src = base + index.lane(0);
         if (mask.IsAll()) {
-          std::memcpy(r.data(), src, sizeof(E) * N);
+          detail::CopyBytes<sizeof(E) * N>(r.data(), src);
         } else {
           value_type all{NoInit{}};
-          std::memcpy(all.data(), src, sizeof(E) * N);
+          detail::CopyBytes<sizeof(E) * N>(all.data(), src);
           r.AssignMasked(all, mask);
         }
         return r;
@@ -309,16 +314,16 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     uint64_t oob = 0;
     int first = -1;
     mask.ForEach([&](int t) {
-      const uint32_t i = index_.lane(t);
-      if (binding_.InBounds(i)) {
+      const uint32_t i = index.lane(t);
+      if (binding.InBounds(i)) {
         E e;
-        std::memcpy(&e, binding_.Address(i), sizeof(E));
+        std::memcpy(&e, binding.Address(i), sizeof(E));
         SetLane<E, N>(r, t, e);
       } else if (oob++ == 0) {
         first = t;
       }
     });
-    if (oob) detail::RecordOutOfBounds(binding_, AccessKind::kRead, oob, first, index_.lane(first));
+    if (oob) detail::RecordOutOfBounds(binding, AccessKind::kRead, oob, first, index.lane(first));
     return r;
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
@@ -330,9 +335,12 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       if (E* base = detail::PackedBase<E>(binding_)) {
         // Every thread writes the element after its left neighbour's: one contiguous copy.
         if (mask.IsAll() && detail::IsConsecutiveInBounds(index_, binding_.count)) {
-          std::memcpy(base + index_.lane(0), v.data(), sizeof(E) * N);
+          detail::CopyBytes<sizeof(E) * N>(base + index_.lane(0), v.data());
           return;
         }
+        // The append pattern: the writing threads' indices are first, first + 1, ... in thread
+        // order; compress their values and store the run.
+        if (StoreCompressed(base, v, mask)) return;
         // Any other shape with every writing thread in bounds: one bounds check, no branches.
         if (StoreInBounds(base, v, mask)) return;
       }
@@ -398,6 +406,46 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   const Uint<N>& index() const { return index_; }
 
  private:
+  /// Scatter of a group whose writing threads' indices are consecutive in thread order (thread
+  /// order = index order: the k-th writing thread writes element first + k, as in
+  /// `list[start + WavePrefixCountBits(pred)] = x` under if_(pred) with one base per group) and in
+  /// bounds: per vector of threads, the active indices are compressed and compared with the
+  /// expected run, the active values compressed and stored with a masked store that writes just
+  /// the run (never a neighbour's element: other groups write there concurrently). Indices are
+  /// distinct, so the order of the stores does not matter. Returns false as soon as an index is
+  /// not the next one of the run; what it stored before that is what the scatter stores too.
+  bool StoreCompressed(E* base, const value_type& v, const Mask<N>& mask) const {
+    if constexpr (sizeof(E) != sizeof(uint32_t)) {
+      return false;
+    } else {
+      const hn::ScalableTag<uint32_t> du;
+      const hn::ScalableTag<E> de;
+      constexpr int L = int(hn::MaxLanes(du));
+      if constexpr (L % 8 != 0) {
+        return false;
+      } else {
+        const int first_thread = mask.First();
+        if (first_thread < 0) return true;  // no thread writes
+        const uint32_t first = index_.lane(first_thread);
+        if (uint64_t(first) + uint64_t(mask.Count()) > binding_.count) return false;
+        uint32_t next = first;
+        for (int i = 0; i < Uint<N>::kPadded; i += L) {
+          const auto m = hn::LoadMaskBits(du, mask.bytes() + i / 8);
+          const size_t n = hn::CountTrue(du, m);
+          if (n == 0) continue;
+          const auto run = hn::FirstN(du, n);
+          const auto got = hn::Compress(hn::Load(du, index_.data() + i), m);
+          if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, hn::Iota(du, next)))))
+            return false;
+          hn::BlendedStore(hn::Compress(hn::Load(de, v.data() + i), hn::RebindMask(de, m)),
+                           hn::RebindMask(de, run), de, base + next);
+          next += uint32_t(n);
+        }
+        return true;
+      }
+    }
+  }
+
   /// Scatter of a partially active group whose active threads all index in bounds (the append
   /// pattern `list[start + WavePrefixCountBits(pred)] = x` under if_(pred)): one vector bounds
   /// check, then one store per active thread with no per-thread branch, in ascending thread

@@ -63,7 +63,7 @@ class BufferCore {
   /// Masked gather of a whole element per active thread.
   template <class I, int N>
   PerThreadOf<E, N> Gather(const Lanes<I, N>& index) const {
-    return ElementRef<E, N>(Binding(), ToIndex(index)).Load();
+    return ElementRef<E, N>::Gather(Binding(), ToIndex(index));
   }
   E ReadUniform(uint32_t index) const { return UniformRef<E>(Binding(), index).Load(); }
 

@@ -7,6 +7,7 @@
 
 #include "emulator/exec.h"
 #include "emulator/mask.h"
+#include "emulator/simd.h"
 
 #include <algorithm>
 #include <bit>
@@ -67,6 +68,117 @@ inline WaveLanes LanesOfWave(const Mask<N>& m, int wave, int W) {
     if (present > 64) r.word[1] = m.Bits64(first + 64, present - 64);
   }
   return r;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Whole-group mask operations, a 64-bit word at a time (SWAR): waves of W <= 64 lanes are aligned
+// W-bit blocks of a mask word, waves of 128 lanes aligned pairs of words. They replace per-wave,
+// per-lane loops in the vote, query and broadcast intrinsics.
+
+/// Bit 0 of every W-bit block of a word (W a power of two, 4 <= W <= 64).
+constexpr uint64_t WaveLowBits(int W) {
+  uint64_t r = 0;
+  for (int b = 0; b < 64; b += W) r |= uint64_t{1} << b;
+  return r;
+}
+namespace detail {
+inline constexpr uint64_t kWaveLowBits[7] = {0, 0, WaveLowBits(4), WaveLowBits(8),
+                                             WaveLowBits(16), WaveLowBits(32), WaveLowBits(64)};
+}  // namespace detail
+
+/// Every bit of each W-bit block (W <= 64) of `x` that has a bit set.
+inline uint64_t SpreadAnyInWaves(uint64_t x, int W) {
+  if (W >= 64) return x ? ~uint64_t{0} : 0;
+  // After these steps bit b is the OR of bits b .. b + W - 1: for a block's first bit, its block.
+  for (int s = 1; s < W; s *= 2) x |= x >> s;
+  const uint64_t starts = x & detail::kWaveLowBits[std::countr_zero(unsigned(W))];
+  return starts * ((uint64_t{1} << W) - 1);  // blocks do not overlap: no carries
+}
+
+/// The lowest set bit of each W-bit block (W <= 64) of `x`.
+inline uint64_t FirstInWaves(uint64_t x, int W) {
+  if (W >= 64) return x & (~x + 1);
+  const uint64_t low = detail::kWaveLowBits[std::countr_zero(unsigned(W))];
+  // Prefix OR upwards inside blocks: p bit i is set when x has a bit at or below i in i's block.
+  uint64_t p = x;
+  for (int s = 1; s < W; s *= 2) p |= (p << s) & ~(low * ((uint64_t{1} << s) - 1));
+  return x & ~((p << 1) & ~low);
+}
+
+/// Every present lane of each wave that has a lane in `m`.
+template <int N>
+Mask<N> WavesWithAny(const Mask<N>& m, int W) {
+  Mask<N> r;
+  if (W <= 64) {
+    for (int w = 0; w < Mask<N>::kWords; ++w) r.word(w) = SpreadAnyInWaves(m.word(w), W);
+  } else {
+    for (int w = 0; w < Mask<N>::kWords; w += 2) {
+      const uint64_t hi = w + 1 < Mask<N>::kWords ? m.word(w + 1) : 0;
+      const uint64_t any = (m.word(w) | hi) ? ~uint64_t{0} : 0;
+      r.word(w) = any;
+      if (w + 1 < Mask<N>::kWords) r.word(w + 1) = any;
+    }
+  }
+  r.Normalize();  // a partial last wave has no lanes at or beyond N
+  return r;
+}
+
+/// The lowest lane in `m` of each wave.
+template <int N>
+Mask<N> FirstOfWaves(const Mask<N>& m, int W) {
+  Mask<N> r;
+  if (W <= 64) {
+    for (int w = 0; w < Mask<N>::kWords; ++w) r.word(w) = FirstInWaves(m.word(w), W);
+  } else {
+    for (int w = 0; w < Mask<N>::kWords; w += 2) {
+      const uint64_t lo = m.word(w);
+      if (lo) r.word(w) = lo & (~lo + 1);
+      else if (w + 1 < Mask<N>::kWords) r.word(w + 1) = m.word(w + 1) & (~m.word(w + 1) + 1);
+    }
+  }
+  return r;
+}
+
+/// p[0 .. count) = v, with a fixed-length fill for the whole-wave counts (vector stores).
+template <class T>
+HWY_INLINE void FillWave(T* p, int count, T v) {
+  switch (count) {
+    case 4: std::fill_n(p, 4, v); return;
+    case 8: std::fill_n(p, 8, v); return;
+    case 16: std::fill_n(p, 16, v); return;
+    case 32: std::fill_n(p, 32, v); return;
+    case 64: std::fill_n(p, 64, v); return;
+    case 128: std::fill_n(p, 128, v); return;
+    default: std::fill_n(p, count, v); return;
+  }
+}
+
+/// For waves of W <= 32 lanes: out[t] = the W-bit block of `bits` holding thread t's wave,
+/// shifted down to bit 0 (its ballot), or with kPopcount the number of bits in it, for every
+/// t < padded (a multiple of the vector length; padding threads see their padding block). One
+/// vector of threads at a time: a vector's threads lie in one 32-bit half of a mask word.
+template <bool kPopcount, int N>
+void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
+  const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
+  const auto block = hn::Set(d, W >= 32 ? ~0u : (1u << W) - 1);
+  for (int t0 = 0; t0 < padded; t0 += L) {
+    const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
+    const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
+    auto v = hn::And(hn::Shr(hn::Set(d, half), shift), block);
+    if constexpr (kPopcount) {
+#if HWY_TARGET == HWY_AVX3 && defined(__AVX512VPOPCNTDQ__)
+      // Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL target; plain AVX3 builds on CPUs that
+      // have the instruction (Zen 4) would otherwise count bits with nibble table lookups.
+      v = decltype(v){_mm512_popcnt_epi32(v.raw)};
+#else
+      v = hn::PopulationCount(v);
+#endif
+    }
+    hn::Store(v, d, out + t0);
+  }
 }
 
 /// Calls f(WaveSlice) for each wave of the group, with `m` restricted to that wave.

@@ -158,14 +158,15 @@ template <class C, int N = detail::WaveArg<C>::kN>
   requires detail::kIsScalarArg<C>
 C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
   C r = x;
-  ForEachWave(mask, W, [&](const WaveSlice& w) {
-    const int lane = w.lanes.First();
-    if (lane < 0) return;
-    const auto v = x.lane(w.first_thread + lane);
+  // One bit per wave with an active lane: its first one (SWAR, no per-wave search).
+  FirstOfWaves(mask, W).ForEach([&](int t) {
+    const int first_thread = t & ~(W - 1);
+    const int present = std::min(W, N - first_thread);
+    const auto v = x.lane(t);
     if constexpr (requires { r.data(); }) {
-      std::fill_n(r.data() + w.first_thread, w.lanes_present, v);  // vector stores
+      FillWave(r.data() + first_thread, present, v);  // vector stores
     } else {
-      for (int l = 0; l < w.lanes_present; ++l) r.set_lane(w.first_thread + l, v);
+      for (int l = 0; l < present; ++l) r.set_lane(first_thread + l, v);
     }
   });
   return r;
@@ -180,11 +181,54 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
              Mask<N>* undefined = nullptr) {
   std::array<int, size_t(N)> source;
   Mask<N> defined;
-  for (int t = 0; t < N; ++t) {
-    const uint32_t want = lane.lane(t);
-    const int src = t / W * W + int(want % uint32_t(W));
-    source[t] = src < N ? src : -1;
-    defined.Set(t, want < uint32_t(W) && src < N && mask.Test(src));
+  const hn::ScalableTag<int32_t> di;
+  constexpr int L = int(hn::MaxLanes(di));
+  if constexpr (L % 8 == 0) {
+    // A vector of threads at a time: source lanes, and whether each read is defined (in range,
+    // inside the group, and the source in `mask`, looked up in `mask` spread to one int per
+    // thread).
+    constexpr int kPadded = Uint<N>::kPadded;
+    const hn::RebindToUnsigned<decltype(di)> du;
+    alignas(kVectorBytes) int32_t in_mask[kPadded];
+    alignas(kVectorBytes) int32_t src_of[kPadded];
+    for (int i = 0; i < kPadded; i += L)
+      hn::Store(hn::IfThenElseZero(hn::LoadMaskBits(di, mask.bytes() + i / 8), hn::Set(di, 1)),
+                di, in_mask + i);
+    for (int i = 0; i < kPadded; i += L) {
+      const auto want = hn::Load(du, lane.data() + i);
+      // W is a power of two: the wave starts at t & ~(W - 1), and want % W = want & (W - 1).
+      const auto src = hn::Or(hn::And(hn::Iota(di, i), hn::Set(di, ~(W - 1))),
+                              hn::BitCast(di, hn::And(want, hn::Set(du, uint32_t(W - 1)))));
+      const auto in_group = hn::Lt(src, hn::Set(di, N));
+      const auto safe = hn::IfThenElseZero(in_group, src);
+      const auto on = hn::Ne(hn::GatherIndex(di, in_mask, safe), hn::Zero(di));
+      const auto ok = hn::And(hn::And(hn::RebindMask(di, hn::Lt(want, hn::Set(du, uint32_t(W)))),
+                                      in_group),
+                              on);
+      hn::StoreMaskBits(di, ok, defined.bytes() + i / 8);
+      hn::Store(hn::IfThenElse(in_group, src, hn::Set(di, -1)), di, src_of + i);
+    }
+    defined.Normalize();
+    using T = typename detail::WaveArg<C>::Scalar;
+    if constexpr (requires { x.data(); } && kIsSimdType<T> && sizeof(T) == 4) {
+      if (defined.IsAll()) {  // the common case: vector gathers, no per-thread policy
+        C r = x;
+        const hn::ScalableTag<T> d;
+        for (int i = 0; i < kPadded; i += L)
+          hn::Store(hn::GatherIndex(d, x.data(), hn::Max(hn::Load(di, src_of + i), hn::Zero(di))),
+                    d, r.data() + i);
+        return r;
+      }
+    }
+    std::copy_n(src_of, N, source.begin());
+  } else {
+    for (int t = 0; t < N; ++t) {
+      const uint32_t want = lane.lane(t);
+      // W is a power of two: the wave starts at t & ~(W - 1), and want % W = want & (W - 1).
+      const int src = (t & ~(W - 1)) | int(want & uint32_t(W - 1));
+      source[t] = src < N ? src : -1;
+      defined.Set(t, want < uint32_t(W) && src < N && mask.Test(src));
+    }
   }
   return detail::GatherLanes(x, source, defined, policy, mask, undefined);
 }

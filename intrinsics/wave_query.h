@@ -22,11 +22,7 @@ Uint<N> LaneIndex(int W) {
 /// True on the lowest lane of each wave that is in `mask`.
 template <int N>
 Bool<N> FirstLane(const Mask<N>& mask, int W) {
-  Mask<N> r;
-  ForEachWave(mask, W, [&](const WaveSlice& w) {
-    if (const int lane = w.lanes.First(); lane >= 0) r.Set(w.first_thread + lane, true);
-  });
-  return Bool<N>::FromMask(r);
+  return Bool<N>::FromMask(FirstOfWaves(mask, W));
 }
 
 }  // namespace core

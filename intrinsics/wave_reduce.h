@@ -321,8 +321,7 @@ Lanes<T, N> PerWave(const Mask<N>& mask, int W, F&& f) {
   Lanes<T, N> r;
   ForEachWave(mask, W, [&](const WaveSlice& w) {
     if (!w.lanes.Any()) return;
-    const T v = f(w);
-    std::fill_n(r.data() + w.first_thread, w.lanes_present, v);
+    FillWave(r.data() + w.first_thread, w.lanes_present, T(f(w)));
   });
   return r;
 }
@@ -338,10 +337,14 @@ Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveF
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
 Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
-  Uint<N> r;
-  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
-    const uint32_t count = uint32_t(w.lanes.Count());
-    std::fill_n(r.data() + w.first_thread, w.lanes_present, count);
+  const Mask<N> bits = x.mask() & mask;
+  Uint<N> r{NoInit{}};
+  if (W <= 32) {
+    WaveBlockBits</*kPopcount=*/true>(bits, W, r.data(), Uint<N>::kPadded);  // vector popcounts
+    return r;
+  }
+  ForEachWave(bits, W, [&](const WaveSlice& w) {
+    FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
   });
   return r;
 }
@@ -379,7 +382,7 @@ Bool<N> ActiveAllEqual(const Lanes<T, N>& x, const Mask<N>& mask, int W, FloatEq
   ForEachWave(mask, W, [&](const WaveSlice& w) {
     if (!w.lanes.Any()) return;
     if (AllEqualWave(x.data() + w.first_thread, w.lanes, w.lanes_present, eq))
-      for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
+      r.SetRange(w.first_thread, w.first_thread + w.lanes_present);
   });
   return Bool<N>::FromMask(r);
 }
@@ -387,15 +390,10 @@ Bool<N> ActiveAllEqual(const Lanes<T, N>& x, const Mask<N>& mask, int W, FloatEq
 /// Bool version: true on each wave whose lanes in `mask` are all true or all false.
 template <int N>
 Bool<N> ActiveAllEqual(const Bool<N>& x, const Mask<N>& mask, int W) {
-  Mask<N> r;
-  const Mask<N> on = x.mask() & mask;
-  ForEachWave(mask, W, [&](const WaveSlice& w) {
-    if (!w.lanes.Any()) return;
-    const int count = LanesOfWave(on, w.index, W).Count();
-    if (count == 0 || count == w.lanes.Count())
-      for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
-  });
-  return Bool<N>::FromMask(r);
+  // True where the wave has a lane in `mask` and not both a true and a false one.
+  const Mask<N> some_true = WavesWithAny(x.mask() & mask, W);
+  const Mask<N> some_false = WavesWithAny(AndNot(mask, x.mask()), W);
+  return Bool<N>::FromMask(AndNot(WavesWithAny(mask, W), some_true & some_false));
 }
 
 /// Applies f to every component of a vector, building the result unmasked (copy construction):

@@ -15,24 +15,15 @@ namespace core {
 /// True on every lane of a wave where some lane in `mask` has x true.
 template <int N>
 Bool<N> AnyTrue(const Bool<N>& x, const Mask<N>& mask, int W) {
-  Mask<N> r;
-  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
-    if (!w.lanes.Any()) return;
-    for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
-  });
-  return Bool<N>::FromMask(r);
+  return Bool<N>::FromMask(WavesWithAny(x.mask() & mask, W));
 }
 
 /// True on every lane of a wave where every lane in `mask` has x true (vacuously true for a wave
 /// with no lane in `mask`).
 template <int N>
 Bool<N> AllTrue(const Bool<N>& x, const Mask<N>& mask, int W) {
-  Mask<N> r;
-  ForEachWave(AndNot(mask, x.mask()), W, [&](const WaveSlice& w) {
-    if (w.lanes.Any()) return;  // some lane of the mask votes false
-    for (int l = 0; l < w.lanes_present; ++l) r.Set(w.first_thread + l, true);
-  });
-  return Bool<N>::FromMask(r);
+  // False on the waves where some lane of the mask votes false.
+  return Bool<N>::FromMask(AndNot(Mask<N>::All(), WavesWithAny(AndNot(mask, x.mask()), W)));
 }
 
 /// The ballot of each wave on every lane of it: bit l % 32 of component l / 32 is set when lane
@@ -40,11 +31,16 @@ Bool<N> AllTrue(const Bool<N>& x, const Mask<N>& mask, int W) {
 template <int N>
 Uint4<N> Ballot(const Bool<N>& x, const Mask<N>& mask, int W) {
   Uint4<N> r;
-  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
-    for (int c = 0; c < 4; ++c) {
-      const uint32_t bits = w.lanes.Component(c);
-      for (int l = 0; l < w.lanes_present; ++l) r[c].set_lane(w.first_thread + l, bits);
-    }
+  const Mask<N> bits = x.mask() & mask;
+  if (W <= 32) {
+    // Only component x is non-zero: each thread's W-bit block of the mask, one vector of
+    // threads at a time (vector shifts, no per-wave loop).
+    WaveBlockBits</*kPopcount=*/false>(bits, W, r[0].data(), Uint<N>::kPadded);
+    return r;
+  }
+  ForEachWave(bits, W, [&](const WaveSlice& w) {
+    for (int c = 0; c < W / 32; ++c)
+      FillWave(r[c].data() + w.first_thread, w.lanes_present, w.lanes.Component(c));
   });
   return r;
 }

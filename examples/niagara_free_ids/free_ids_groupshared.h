@@ -20,8 +20,8 @@ struct ComputeFreeIDsGroupShared {
   RWBuffer<int> RWFreeIDListSizes;  // binding 2 (u1)
   uint32_t FreeIDListIndex = 0;     // binding 3 ($Globals, b0)
 
-  void main(SV_GroupID GroupId, SV_GroupThreadID<N> GroupThreadId,
-            SV_DispatchThreadID<N> /*DispatchThreadId*/) const {
+  void main(SV_GroupID GroupId, const SV_GroupThreadID<N>& GroupThreadId,
+            const SV_DispatchThreadID<N>& /*DispatchThreadId*/) const {
     // HLSL: groupshared variables are declared at file scope; here they are locals of main(),
     // which runs once per group.
     GroupShared<uint32_t, 2 * THREAD_COUNT> GroupWriteOffsets;

@@ -29,8 +29,8 @@ struct ComputeFreeIDsWave {
   // list is at RWFreeIDListSizes[FreeIDListIndex].
   uint32_t FreeIDListIndex = 0;  // binding 3 ($Globals, b0)
 
-  void main(SV_GroupID GroupId, SV_GroupThreadID<N> GroupThreadId,
-            SV_DispatchThreadID<N> /*DispatchThreadId*/) const {
+  void main(SV_GroupID GroupId, const SV_GroupThreadID<N>& GroupThreadId,
+            const SV_DispatchThreadID<N>& /*DispatchThreadId*/) const {
     uint32_t InputStart = GroupId.x * THREAD_COUNT;
     Uint<N> Thread = GroupThreadId.x;
 

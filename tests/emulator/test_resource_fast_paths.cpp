@@ -58,6 +58,12 @@ std::vector<IndexShape<N>> Shapes(uint32_t size) {
                [size](int t, const Mask<N>& m) {
                  return size - 2 + uint32_t(RankAmongActive(m, t));
                }});
+  s.push_back({"compacted from 3, but the last active thread jumps ahead by 5",
+               [](int t, const Mask<N>& m) {
+                 int last = -1;
+                 m.ForEach([&](int u) { last = u; });
+                 return uint32_t(3 + RankAmongActive(m, t) + (t == last && t > 0 ? 5 : 0));
+               }});
   s.push_back({"reversed", [](int t, const Mask<N>&) { return uint32_t(N - 1 - t); }});
   s.push_back({"colliding (t / 3)", [](int t, const Mask<N>&) { return uint32_t(t / 3); }});
   s.push_back({"scattered (t * 7 mod 61)",

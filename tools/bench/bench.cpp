@@ -65,8 +65,8 @@ struct FreeIDs2D {
   static constexpr uint3 numthreads = K::numthreads;
   K kernel;
   uint32_t GRID_X = kGridX;
-  void main(SV_GroupID GroupId, SV_GroupThreadID<N> GroupThreadId,
-            SV_DispatchThreadID<N> DispatchThreadId) const {
+  void main(SV_GroupID GroupId, const SV_GroupThreadID<N>& GroupThreadId,
+            const SV_DispatchThreadID<N>& DispatchThreadId) const {
     kernel.main(SV_GroupID{uint3{GroupId.y * GRID_X + GroupId.x, 0, 0}}, GroupThreadId,
                 DispatchThreadId);
   }
@@ -225,7 +225,7 @@ double RunEmulatorWaveOp(std::span<const T> in, std::vector<T>& out,
   options.wave_size = wave;
   options.max_threads = max_threads;
   const auto start = Clock::now();
-  Dispatch(k, Grid2D(in.size() / 64, kGridX), options);
+  Dispatch(k, Grid2D(in.size() / kWaveOpGroupSize, kGridX), options);
   const double ms = MsSince(start);
   return std::memcmp(out.data(), expected.data(), in.size() * sizeof(T)) == 0 ? ms : -1;
 }
@@ -254,9 +254,11 @@ void WaveOpRow(const Config& cfg, size_t size, int wave, std::vector<Row>& rows)
     std::vector<T> zeros(size, T(0));
     oracle::Pipeline p = MakePipeline(
         "tools/bench/hlsl/wave_ops.hlsl",
-        fmt::format("#define OP {}\n#define TYPE {}\n#define EVERY_OTHER {}\n#define GRID_X {}\n",
-                    kOp, kFloat ? "float" : "uint", kEveryOther ? 1 : 0, kGridX),
-        "main", Grid2D(size / 64, kGridX), wave,
+        fmt::format("#define OP {}\n#define TYPE {}\n#define EVERY_OTHER {}\n#define GRID_X {}\n"
+                    "#define GROUP_SIZE {}\n",
+                    kOp, kFloat ? "float" : "uint", kEveryOther ? 1 : 0, kGridX,
+                    kWaveOpGroupSize),
+        "main", Grid2D(size / kWaveOpGroupSize, kGridX), wave,
         {{"In", kFloat ? oracle::DataFormat::kFloat32 : oracle::DataFormat::kUInt32,
           oracle::ResourceKind::kStructuredBuffer, 0, Bytes(std::span<const T>(in))},
          {"Out", kFloat ? oracle::DataFormat::kFloat32 : oracle::DataFormat::kUInt32,

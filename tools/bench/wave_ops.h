@@ -39,10 +39,15 @@ inline bool WaveOpTakesFloat(int op) {
 
 inline constexpr uint32_t kAnyTrueAbove = 0xfff00000u, kAllTrueAbove = 0x00100000u;
 
-template <int kOp, class T, bool kEveryOther>
+/// Threads per group of the wave-op kernel (wave_ops.hlsl's GROUP_SIZE). A choice of the
+/// benchmark, the same for both contenders: larger groups spread the per-group work of both
+/// (the emulator's group set-up, lavapipe's per-group loop) over more lanes.
+inline constexpr int kWaveOpGroupSize = 256;
+
+template <int kOp, class T, bool kEveryOther, int kGroupSize = kWaveOpGroupSize>
 struct WaveOpKernel {
-  static constexpr int N = 64;
-  static constexpr uint3 numthreads{64, 1, 1};
+  static constexpr int N = kGroupSize;
+  static constexpr uint3 numthreads{uint32_t(kGroupSize), 1, 1};
 
   StructuredBuffer<T> In;     // t0
   RWStructuredBuffer<T> Out;  // u1
@@ -72,8 +77,8 @@ struct WaveOpKernel {
     else return WaveReadLaneAt(x, 2u);
   }
 
-  void main(SV_GroupID GroupId, SV_GroupIndex<N> GroupIndex) const {
-    Uint<N> i = (GroupId.y * GRID_X + GroupId.x) * 64u + GroupIndex;
+  void main(SV_GroupID GroupId, const SV_GroupIndex<N>& GroupIndex) const {
+    Uint<N> i = (GroupId.y * GRID_X + GroupId.x) * uint32_t(N) + GroupIndex;
     Lanes<T, N> x = In[i];
     Lanes<T, N> r = T(0);
     if constexpr (kEveryOther) {
@@ -86,13 +91,13 @@ struct WaveOpKernel {
 };
 
 /// What wave_ops.hlsl stores for every thread, by a plain loop over waves of W lanes in groups
-/// of 64 threads; `every_other`: only even thread indices of a group take part.
+/// of kWaveOpGroupSize threads; `every_other`: only even thread indices of a group take part.
 template <class T>
 std::vector<T> ReferenceWaveOp(int op, std::span<const T> in, int W, bool every_other) {
   std::vector<T> out(in.size(), T(0));
   for (size_t wave_start = 0; wave_start < in.size(); wave_start += size_t(W)) {
     const size_t end = std::min(in.size(), wave_start + size_t(W));
-    auto active = [&](size_t t) { return !every_other || (t % 64) % 2 == 0; };
+    auto active = [&](size_t t) { return !every_other || (t % kWaveOpGroupSize) % 2 == 0; };
     // Whole-wave values over the active lanes.
     T sum = 0, product = 1, lo = 0, hi = 0, band = T(~0u), bor = 0, bxor = 0;
     uint32_t count = 0, ballot_xor = 0;

@@ -1,7 +1,8 @@
 // wave_ops.hlsl -- one SM 6.0 wave reduction, scan or broadcast per compile, for the benchmark:
 // each thread loads In[i], applies OP (with all threads active, or, with EVERY_OTHER, only the
 // threads of even SV_GroupIndex), and stores the result (0 for threads that skipped it).
-// -D OP=<number below>, TYPE=uint|float, EVERY_OTHER=0|1, GRID_X=<groups per row of the grid>.
+// -D OP=<number below>, TYPE=uint|float, EVERY_OTHER=0|1, GRID_X=<groups per row of the grid>,
+// GROUP_SIZE=<threads per group> (the benchmark passes kWaveOpGroupSize of wave_ops.h).
 #ifndef OP
 #define OP 0
 #endif
@@ -13,6 +14,9 @@
 #endif
 #ifndef GRID_X
 #define GRID_X 1024
+#endif
+#ifndef GROUP_SIZE
+#define GROUP_SIZE 256
 #endif
 
 StructuredBuffer<TYPE> In : register(t0);
@@ -58,10 +62,10 @@ TYPE Apply(TYPE x)
 #endif
 }
 
-[numthreads(64, 1, 1)]
+[numthreads(GROUP_SIZE, 1, 1)]
 void main(uint3 GroupId : SV_GroupID, uint GroupIndex : SV_GroupIndex)
 {
-	uint i = (GroupId.y * GRID_X + GroupId.x) * 64 + GroupIndex;
+	uint i = (GroupId.y * GRID_X + GroupId.x) * GROUP_SIZE + GroupIndex;
 	TYPE x = In[i];
 	TYPE r = 0;
 #if EVERY_OTHER

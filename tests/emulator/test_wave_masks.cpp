@@ -1,0 +1,136 @@
+// test_wave_masks.cpp -- the word-at-a-time (SWAR) wave mask operations of waves.h and the
+// word-wise Mask operations give what a plain loop over threads gives: every wave size, group
+// sizes that fill, straddle and underfill 64-bit words and waves, every mask pattern.
+#include "emulator/mask.h"
+#include "emulator/waves.h"
+#include "tests/support/mask_patterns.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace waveemu;
+using namespace waveemu::test;
+
+namespace {
+
+/// The mask patterns of the suite plus "none", which the SWAR paths must also get right.
+template <int N>
+std::vector<MaskPattern<N>> Patterns() {
+  std::vector<MaskPattern<N>> p = AllMaskPatterns<N>();
+  p.push_back({"none", Mask<N>()});
+  return p;
+}
+
+template <int N>
+std::string Bits(const Mask<N>& m) {
+  std::string s;
+  for (int t = 0; t < N; ++t) s += m.Test(t) ? '1' : '0';
+  return s;
+}
+
+template <int N>
+void CheckWaveMasks(int W) {
+  for (const auto& pattern : Patterns<N>()) {
+    const Mask<N>& m = pattern.mask;
+    // Reference: thread by thread, from the wave partition (thread t is lane t % W of wave
+    // t / W; a partial last wave has only the threads below N).
+    Mask<N> any, first;
+    std::vector<uint32_t> block(static_cast<size_t>(N)), count(static_cast<size_t>(N));
+    for (int t = 0; t < N; ++t) {
+      const int start = t / W * W, end = std::min(start + W, N);
+      int lowest = -1;
+      uint32_t bits = 0, n = 0;
+      for (int u = start; u < end; ++u) {
+        if (!m.Test(u)) continue;
+        if (lowest < 0) lowest = u;
+        if (u - start < 32) bits |= 1u << (u - start);
+        ++n;
+      }
+      any.Set(t, lowest >= 0);
+      first.Set(t, lowest == t);
+      block[size_t(t)] = bits;
+      count[size_t(t)] = n;
+    }
+    INFO("N ", N, ", wave ", W, ", mask ", pattern.name, ": ", Bits(m));
+    CHECK_MESSAGE(WavesWithAny(m, W) == any,
+                  fmt::format("WavesWithAny: want {} got {}", Bits(any), Bits(WavesWithAny(m, W))));
+    CHECK_MESSAGE(FirstOfWaves(m, W) == first,
+                  fmt::format("FirstOfWaves: want {} got {}", Bits(first),
+                              Bits(FirstOfWaves(m, W))));
+    if (W <= 32) {
+      constexpr int kPadded = (N + 15) / 16 * 16;
+      alignas(64) uint32_t got_bits[kPadded], got_count[kPadded];
+      WaveBlockBits<false>(m, W, got_bits, kPadded);
+      WaveBlockBits<true>(m, W, got_count, kPadded);
+      std::string bad;
+      for (int t = 0; t < N; ++t) {
+        if (got_bits[t] != block[size_t(t)])
+          bad += fmt::format(" thread {}: ballot want {:#x} got {:#x};", t, block[size_t(t)],
+                             got_bits[t]);
+        if (got_count[t] != count[size_t(t)])
+          bad += fmt::format(" thread {}: count want {} got {};", t, count[size_t(t)],
+                             got_count[t]);
+      }
+      CHECK_MESSAGE(bad.empty(), bad);
+    }
+  }
+}
+
+template <int N>
+void CheckAllWaveSizes() {
+  for (int W : kWaveSizes) CheckWaveMasks<N>(W);
+}
+
+template <int N>
+void CheckRanges() {
+  for (int begin = 0; begin <= N; ++begin) {
+    for (int end = begin; end <= N; end += std::max(1, N / 13)) {
+      Mask<N> want;
+      for (int t = begin; t < end; ++t) want.Set(t, true);
+      Mask<N> got = Mask<N>::Range(begin, end);
+      INFO("N ", N, ", range [", begin, ", ", end, ")");
+      CHECK_MESSAGE(got == want, fmt::format("want {} got {}", Bits(want), Bits(got)));
+      CHECK(got.IsAll() == (begin == 0 && end == N));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("wave vote masks, first lanes, ballots and counts match a per-thread loop") {
+  CheckAllWaveSizes<1>();
+  CheckAllWaveSizes<8>();
+  CheckAllWaveSizes<24>();
+  CheckAllWaveSizes<64>();
+  CheckAllWaveSizes<100>();
+  CheckAllWaveSizes<128>();
+  CheckAllWaveSizes<200>();
+  CheckAllWaveSizes<256>();
+}
+
+TEST_CASE("Mask::Range sets exactly [begin, end) and IsAll holds only for the whole group") {
+  CheckRanges<1>();
+  CheckRanges<24>();
+  CheckRanges<64>();
+  CheckRanges<100>();
+  CheckRanges<128>();
+  CheckRanges<200>();
+}
+
+TEST_CASE("Masks differing in one thread compare unequal, in any word") {
+  const Mask<200> all = Mask<200>::All();
+  for (int t = 0; t < 200; ++t) {
+    Mask<200> m = all;
+    m.Set(t, false);
+    INFO("thread ", t);
+    CHECK_FALSE(m == all);
+    CHECK_FALSE(m.IsAll());
+    m.Set(t, true);
+    CHECK(m == all);
+  }
+}
