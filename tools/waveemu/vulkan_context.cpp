@@ -501,6 +501,16 @@ void CreateDevice(Session& s, const Caps& caps, const VulkanDeviceInfo& info,
     enabled->robustness2.robustImageAccess2 = VK_FALSE;  // needs robustImageAccess; unused
     fc.Add(enabled->robustness2);
   }
+  *fc.tail = request.next;
+  std::vector<const char*> extensions = caps.device_extensions;
+  for (const char* e : request.extensions) {
+    if (!caps.extensions.count(e))
+      throw VulkanBackendError(Kind::kUnsupported, fmt::format(
+          "device '{}' lacks the extension {}, which this run needs", info.name, e));
+    if (std::none_of(extensions.begin(), extensions.end(),
+                     [&](const char* x) { return std::strcmp(x, e) == 0; }))
+      extensions.push_back(e);
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info =
@@ -512,8 +522,8 @@ void CreateDevice(Session& s, const Caps& caps, const VulkanDeviceInfo& info,
   device_info.pNext = &features2;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
-  device_info.enabledExtensionCount = uint32_t(caps.device_extensions.size());
-  device_info.ppEnabledExtensionNames = caps.device_extensions.data();
+  device_info.enabledExtensionCount = uint32_t(extensions.size());
+  device_info.ppEnabledExtensionNames = extensions.data();
   Check(vkCreateDevice(caps.physical, &device_info, nullptr, &s.device), "vkCreateDevice",
         fmt::format("opening device '{}'", info.name));
   s.queue_family = family;

@@ -183,6 +183,14 @@ struct DeviceRequest {
   VkQueueFlags queue_flags = VK_QUEUE_COMPUTE_BIT;  // the first family with all of them
   // Core features to enable; each must be available (else kUnsupported names it).
   VkPhysicalDeviceFeatures features{};
+  // More feature structures (e.g. VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures with
+  // the feature set), already linked to each other through pNext, chained after QueryCaps's
+  // structures; the caller checks that the device offers them. Not a structure QueryCaps chains
+  // already (16-bit storage, subgroup extended types, float16/int8, size control, robustness2).
+  void* next = nullptr;
+  // Device extensions to enable beyond those QueryCaps found (e.g. VK_EXT_shader_demote_to_
+  // helper_invocation below Vulkan 1.3); each must be in Caps::extensions.
+  std::vector<const char*> extensions;
 };
 /// The core features the compute oracle enables: whichever of robustBufferAccess, 64/16-bit
 /// types and storage-image access without format the device has.
