@@ -27,7 +27,8 @@ enum class Format : uint8_t {
 
 /// How float -> UNORM rounds after scaling: D3D's "+0.5, truncate" (round half up, the default)
 /// or round-to-nearest-even (what Vulkan's "should round to nearest" allows).
-enum class UnormRounding : uint8_t { kHalfUp, kNearestEven };
+/// kHalfDown: ties go down (NVIDIA H100: fl(x·255) = k + 0.5 stores k).
+enum class UnormRounding : uint8_t { kHalfUp, kNearestEven, kHalfDown };
 /// How float -> half (R16G16B16A16_FLOAT stores) rounds: D3D's format rule is toward zero;
 /// most GPUs round to nearest even.
 enum class HalfRounding : uint8_t { kTowardZero, kNearestEven };
@@ -37,7 +38,9 @@ enum class UnormDecode : uint8_t { kExact, kTimesReciprocal };
 /// How an sRGB8 code becomes linear on reads: the exact curve rounded once, or Mesa llvmpipe's
 /// approximation (code · fl(1/(12.6·255)) up to code 15, else the cubic 0.0023 + 0.0030·x +
 /// 0.6935·x² + 0.3012·x³ in x = code/255 with fused multiply-adds; within 2.5% of the curve).
-enum class SrgbDecode : uint8_t { kExact, kLlvmpipePolynomial };
+/// kNvidiaTable: the 256 values an NVIDIA H100 returned (8 significant bits each, within 0.6% of
+/// the curve; docs/textures.md).
+enum class SrgbDecode : uint8_t { kExact, kLlvmpipePolynomial, kNvidiaTable };
 
 struct FormatInfo {
   const char* name;
@@ -73,7 +76,9 @@ inline uint8_t FloatToUnorm8(float f, UnormRounding rounding = UnormRounding::kH
   if (std::isnan(f)) return 0;
   float c = f <= 0.0f ? 0.0f : f >= 1.0f ? 1.0f : f;
   double scaled = double(c * 255.0f);
-  double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5) : std::nearbyint(scaled);
+  double r = rounding == UnormRounding::kHalfUp      ? std::floor(scaled + 0.5)
+             : rounding == UnormRounding::kHalfDown ? std::ceil(scaled - 0.5)
+                                                    : std::nearbyint(scaled);
   return uint8_t(r);
 }
 
@@ -112,8 +117,53 @@ inline float SrgbToFloatLlvmpipe(uint8_t c) {
   return std::fma(odd, x, even);
 }
 
+/// sRGB UNORM8 -> linear float as an NVIDIA H100 (driver 580) returns it from Load, recorded by
+/// tests/pipelines/probe_sampler_formats.yaml (docs/gpu_runs/2026-11-21-h100-run3/).
+inline float SrgbToFloatNvidia(uint8_t c) {
+  static constexpr float kTable[256] = {
+    0.0f, 0x1.4p-12f, 0x1.4p-11f, 0x1.ep-11f, 0x1.4p-10f, 0x1.9p-10f, 0x1.ep-10f, 0x1.18p-9f,
+    0x1.4p-9f, 0x1.68p-9f, 0x1.9p-9f, 0x1.b8p-9f, 0x1.ep-9f, 0x1.08p-8f, 0x1.2p-8f, 0x1.38p-8f,
+    0x1.54p-8f, 0x1.7p-8f, 0x1.8cp-8f, 0x1.acp-8f, 0x1.ccp-8f, 0x1.ecp-8f, 0x1.06p-7f, 0x1.18p-7f,
+    0x1.2cp-7f, 0x1.3ep-7f, 0x1.52p-7f, 0x1.68p-7f, 0x1.7cp-7f, 0x1.92p-7f, 0x1.aap-7f, 0x1.cp-7f,
+    0x1.d8p-7f, 0x1.f4p-7f, 0x1.06p-6f, 0x1.14p-6f, 0x1.22p-6f, 0x1.3p-6f, 0x1.3ep-6f, 0x1.4cp-6f,
+    0x1.5cp-6f, 0x1.6cp-6f, 0x1.7cp-6f, 0x1.8cp-6f, 0x1.9cp-6f, 0x1.aep-6f, 0x1.cp-6f, 0x1.d2p-6f,
+    0x1.e4p-6f, 0x1.f8p-6f, 0x1.06p-5f, 0x1.1p-5f, 0x1.1ap-5f, 0x1.24p-5f, 0x1.2ep-5f, 0x1.38p-5f,
+    0x1.44p-5f, 0x1.5p-5f, 0x1.5ap-5f, 0x1.66p-5f, 0x1.72p-5f, 0x1.7ep-5f, 0x1.8ap-5f, 0x1.98p-5f,
+    0x1.a4p-5f, 0x1.bp-5f, 0x1.cp-5f, 0x1.ccp-5f, 0x1.d8p-5f, 0x1.e8p-5f, 0x1.f4p-5f, 0x1.02p-4f,
+    0x1.0ap-4f, 0x1.1p-4f, 0x1.18p-4f, 0x1.2p-4f, 0x1.28p-4f, 0x1.3p-4f, 0x1.38p-4f, 0x1.4p-4f,
+    0x1.48p-4f, 0x1.52p-4f, 0x1.5ap-4f, 0x1.62p-4f, 0x1.6cp-4f, 0x1.74p-4f, 0x1.7ep-4f, 0x1.86p-4f,
+    0x1.9p-4f, 0x1.9ap-4f, 0x1.a2p-4f, 0x1.acp-4f, 0x1.b6p-4f, 0x1.cp-4f, 0x1.cap-4f, 0x1.d4p-4f,
+    0x1.ep-4f, 0x1.e8p-4f, 0x1.f4p-4f, 0x1.0p-3f, 0x1.04p-3f, 0x1.0ap-3f, 0x1.1p-3f, 0x1.16p-3f,
+    0x1.1cp-3f, 0x1.22p-3f, 0x1.28p-3f, 0x1.2ep-3f, 0x1.34p-3f, 0x1.3ap-3f, 0x1.4p-3f, 0x1.46p-3f,
+    0x1.4cp-3f, 0x1.52p-3f, 0x1.58p-3f, 0x1.6p-3f, 0x1.66p-3f, 0x1.6cp-3f, 0x1.74p-3f, 0x1.7ap-3f,
+    0x1.8p-3f, 0x1.88p-3f, 0x1.8ep-3f, 0x1.96p-3f, 0x1.9cp-3f, 0x1.a4p-3f, 0x1.acp-3f, 0x1.b2p-3f,
+    0x1.bap-3f, 0x1.c2p-3f, 0x1.cap-3f, 0x1.dp-3f, 0x1.d8p-3f, 0x1.ep-3f, 0x1.e8p-3f, 0x1.fp-3f,
+    0x1.f8p-3f, 0x1.0p-2f, 0x1.04p-2f, 0x1.08p-2f, 0x1.0cp-2f, 0x1.1p-2f, 0x1.14p-2f, 0x1.1ap-2f,
+    0x1.1ep-2f, 0x1.22p-2f, 0x1.26p-2f, 0x1.2ap-2f, 0x1.3p-2f, 0x1.34p-2f, 0x1.38p-2f, 0x1.3cp-2f,
+    0x1.42p-2f, 0x1.46p-2f, 0x1.4ap-2f, 0x1.5p-2f, 0x1.54p-2f, 0x1.5ap-2f, 0x1.5ep-2f, 0x1.64p-2f,
+    0x1.68p-2f, 0x1.6cp-2f, 0x1.72p-2f, 0x1.78p-2f, 0x1.7cp-2f, 0x1.82p-2f, 0x1.86p-2f, 0x1.8cp-2f,
+    0x1.9p-2f, 0x1.96p-2f, 0x1.9cp-2f, 0x1.a2p-2f, 0x1.a6p-2f, 0x1.acp-2f, 0x1.b2p-2f, 0x1.b6p-2f,
+    0x1.bcp-2f, 0x1.c2p-2f, 0x1.c8p-2f, 0x1.cep-2f, 0x1.d4p-2f, 0x1.dap-2f, 0x1.ep-2f, 0x1.e4p-2f,
+    0x1.ecp-2f, 0x1.fp-2f, 0x1.f8p-2f, 0x1.fcp-2f, 0x1.02p-1f, 0x1.04p-1f, 0x1.08p-1f, 0x1.0ap-1f,
+    0x1.0ep-1f, 0x1.12p-1f, 0x1.14p-1f, 0x1.18p-1f, 0x1.1ap-1f, 0x1.1ep-1f, 0x1.22p-1f, 0x1.24p-1f,
+    0x1.28p-1f, 0x1.2cp-1f, 0x1.2ep-1f, 0x1.32p-1f, 0x1.36p-1f, 0x1.38p-1f, 0x1.3cp-1f, 0x1.4p-1f,
+    0x1.42p-1f, 0x1.46p-1f, 0x1.4ap-1f, 0x1.4ep-1f, 0x1.52p-1f, 0x1.54p-1f, 0x1.58p-1f, 0x1.5cp-1f,
+    0x1.6p-1f, 0x1.64p-1f, 0x1.66p-1f, 0x1.6ap-1f, 0x1.6ep-1f, 0x1.72p-1f, 0x1.76p-1f, 0x1.7ap-1f,
+    0x1.7ep-1f, 0x1.82p-1f, 0x1.86p-1f, 0x1.8ap-1f, 0x1.8ep-1f, 0x1.92p-1f, 0x1.96p-1f, 0x1.9ap-1f,
+    0x1.9ep-1f, 0x1.a2p-1f, 0x1.a6p-1f, 0x1.aap-1f, 0x1.aep-1f, 0x1.b2p-1f, 0x1.b6p-1f, 0x1.bap-1f,
+    0x1.bep-1f, 0x1.c2p-1f, 0x1.c6p-1f, 0x1.cap-1f, 0x1.dp-1f, 0x1.d4p-1f, 0x1.d8p-1f, 0x1.dcp-1f,
+    0x1.ep-1f, 0x1.e4p-1f, 0x1.e8p-1f, 0x1.ecp-1f, 0x1.f4p-1f, 0x1.f8p-1f, 0x1.fcp-1f, 0x1.0p+0f,
+  };
+  return kTable[c];
+}
+
 inline float SrgbToFloat(uint8_t c, SrgbDecode decode) {
-  return decode == SrgbDecode::kLlvmpipePolynomial ? SrgbToFloatLlvmpipe(c) : SrgbToFloat(c);
+  switch (decode) {
+    case SrgbDecode::kLlvmpipePolynomial: return SrgbToFloatLlvmpipe(c);
+    case SrgbDecode::kNvidiaTable: return SrgbToFloatNvidia(c);
+    case SrgbDecode::kExact: break;
+  }
+  return SrgbToFloat(c);
 }
 
 /// linear float -> sRGB UNORM8: NaN -> 0, clamp, the exact curve, scale, round.
@@ -121,7 +171,9 @@ inline uint8_t FloatToSrgb8(float f, UnormRounding rounding = UnormRounding::kHa
   if (std::isnan(f)) return 0;
   double l = f <= 0.0f ? 0.0 : f >= 1.0f ? 1.0 : double(f);
   double scaled = LinearToSrgbExact(l) * 255.0;
-  double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5) : std::nearbyint(scaled);
+  double r = rounding == UnormRounding::kHalfUp      ? std::floor(scaled + 0.5)
+             : rounding == UnormRounding::kHalfDown ? std::ceil(scaled - 0.5)
+                                                    : std::nearbyint(scaled);
   return uint8_t(r < 0 ? 0 : r > 255 ? 255 : r);
 }
 

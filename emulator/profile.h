@@ -83,15 +83,26 @@ enum class SwitchDefaultGrouping {
 // (docs/textures.md).
 
 /// How a float texel coordinate becomes fixed point.
-enum class FixedRounding : uint8_t { kNearestEven, kFloor };
+/// kHalfUp: floor(x + 1/2), ties toward +infinity (NVIDIA H100).
+enum class FixedRounding : uint8_t { kNearestEven, kFloor, kHalfUp };
 /// How the four bilinear taps of a float (or decoded) texture combine: D3D's Σ texel·wU·wV in tap
 /// order; two lerps a·(1−w) + b·w along U, then one along V; or fma(w, b − a, a) along U, then V
-/// (Mesa llvmpipe: LLVM fuses its fmuladd).
-enum class FilterArithmetic : uint8_t { kWeightedSum, kLerpUThenV, kFusedLerpUThenV };
+/// (Mesa llvmpipe: LLVM fuses its fmuladd); or (NVIDIA H100) four fixed-point tap weights from
+/// the quantised wU = U/2^b, wV = V/2^b: k11 = (U·V + 2^(b−1)) >> b, k10 = U − k11, k01 = V − k11,
+/// k00 = 2^b − U − V + k11, and Σ texel·k / 2^b computed exactly, rounded once to float with ties
+/// away from zero.
+enum class FilterArithmetic : uint8_t {
+  kWeightedSum,
+  kLerpUThenV,
+  kFusedLerpUThenV,
+  kExactSplitWeights,
+};
 /// How bilinear filtering treats R8G8B8A8_UNORM texels: decoded to float and filtered like a float
 /// texture, or (Mesa llvmpipe's AoS path) on the 8-bit codes with 8-bit weights k/256 (rounded to
-/// nearest even): a + ((k·(b − a) + 128) >> 8) along U, then V, the resulting code decoded last.
-enum class UnormFilter : uint8_t { kFloat, kFixed8 };
+/// nearest even): a + ((k·(b − a) + 128) >> 8) along U, then V, the resulting code decoded last;
+/// or (NVIDIA H100) with kExactSplitWeights' four weights on the codes, S = Σ code·k, and the
+/// result a 16-bit UNORM value: ((257·S + 128) >> 8) / 65535.
+enum class UnormFilter : uint8_t { kFloat, kFixed8, kUnorm16Result };
 
 /// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
 /// ideal rules.
@@ -184,6 +195,16 @@ inline DeviceProfile NvidiaProfile() {
   p.switch_default = SwitchDefaultGrouping::kPerValue;
   p.fuse_multiply_add = true;
   p.poison_undefined = false;
+  // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
+  // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8
+  // filtered into 16-bit UNORM; sRGB decoded through the device's table; UNORM8 stores round ties
+  // down, half stores toward zero. Not modelled: sRGB filtering's last bit (docs/textures.md).
+  p.sampler.coordinate_rounding = FixedRounding::kHalfUp;
+  p.sampler.arithmetic = FilterArithmetic::kExactSplitWeights;
+  p.sampler.unorm_filter = UnormFilter::kUnorm16Result;
+  p.sampler.srgb_decode = SrgbDecode::kNvidiaTable;
+  p.sampler.unorm_rounding = UnormRounding::kHalfDown;
+  p.sampler.half_rounding = HalfRounding::kTowardZero;
   return p;
 }
 

@@ -229,6 +229,16 @@ inline bool ViewCompatible(Format resource, Format view) {
 
 namespace texture_detail {
 
+/// A scaled coordinate (a float times 2^bits, exact in double) rounded to an integer.
+inline double ToFixed(double fx, FixedRounding rounding) {
+  switch (rounding) {
+    case FixedRounding::kNearestEven: return std::nearbyint(fx);
+    case FixedRounding::kFloor: return std::floor(fx);
+    case FixedRounding::kHalfUp: return std::floor(fx + 0.5);  // fx + 0.5 is exact here
+  }
+  return fx;
+}
+
 /// One axis of linear addressing: the two texel indices (before addressing) and the weight of
 /// the second. D3D §7.18.8: scaled = u·size − 0.5 in float, to fixed point with `bits` fraction
 /// bits, tFloor = integer part, weight = fraction.
@@ -249,9 +259,7 @@ inline LinearTaps LinearAxis(float u, uint32_t size, const SamplerModel& m) {
   }
   double one = std::ldexp(1.0, m.subtexel_bits);
   double fx = double(scaled) * one;  // exact: a float times a power of two
-  double fixed = m.coordinate_rounding == FixedRounding::kNearestEven ? std::nearbyint(fx)
-                                                                      : std::floor(fx);
-  int64_t f = int64_t(fixed);
+  int64_t f = int64_t(ToFixed(fx, m.coordinate_rounding));
   int64_t ones = int64_t(1) << m.subtexel_bits;
   int64_t t0 = f >= 0 ? f / ones : -((-f + ones - 1) / ones);  // floor division
   int64_t frac = f - t0 * ones;
@@ -265,9 +273,7 @@ inline int64_t PointAxis(float u, uint32_t size, const SamplerModel& m) {
   scaled = std::clamp(scaled, -16777216.0f, 16777216.0f);
   double one = std::ldexp(1.0, m.subtexel_bits);
   double fx = double(scaled) * one;
-  double fixed = m.coordinate_rounding == FixedRounding::kNearestEven ? std::nearbyint(fx)
-                                                                      : std::floor(fx);
-  return int64_t(std::floor(fixed / one));
+  return int64_t(std::floor(ToFixed(fx, m.coordinate_rounding) / one));
 }
 
 /// A texel index after the address mode, or -1 for a border texel.
@@ -333,6 +339,82 @@ inline std::array<float, 4> FilterFixed8(const Texture2DResource& tex, uint32_t 
   return r;
 }
 
+/// kExactSplitWeights' four weights (k00, k10, k01, k11) out of 2^bits from the quantised
+/// weights U and V of the second texel on each axis.
+inline std::array<int64_t, 4> SplitWeights(int64_t U, int64_t V, int bits) {
+  const int64_t one = int64_t(1) << bits;
+  const int64_t k11 = (U * V + one / 2) >> bits;
+  return {one - U - V + k11, U - k11, V - k11, k11};
+}
+
+/// hi + lo (|lo| at most half an ulp of hi, as TwoSum leaves it) rounded to float, ties away from
+/// zero.
+inline float RoundToFloatTiesAway(double hi, double lo) {
+  float f = float(hi);
+  if (!std::isfinite(hi) || !std::isfinite(f)) return f;
+  const double r = (hi - double(f)) + lo;  // hi − f is exact
+  if (r == 0.0) return f;
+  const float up = std::nextafter(f, INFINITY), down = std::nextafter(f, -INFINITY);
+  const double half_up = (double(up) - double(f)) / 2, half_down = (double(f) - double(down)) / 2;
+  if (r > 0 && (r > half_up || (r == half_up && f >= 0))) return up;
+  if (r < 0 && (-r > half_down || (-r == half_down && f <= 0))) return down;
+  return f;
+}
+
+/// Σ t_i·k_i / 2^bits, exact (each product fits a double; TwoSum keeps the error), rounded once
+/// to float with ties away from zero.
+inline float ExactWeightedSum(const std::array<float, 4>& t, const std::array<int64_t, 4>& k,
+                              int bits) {
+  double hi = 0.0, lo = 0.0;
+  for (size_t i = 0; i < 4; ++i) {
+    const double p = double(t[i]) * double(k[i]);
+    const double s = hi + p;
+    const double bp = s - hi;
+    lo += (hi - (s - bp)) + (p - bp);
+    hi = s;
+  }
+  const double s = hi + lo;  // renormalise
+  lo = lo - (s - hi);
+  hi = s;
+  if (std::isnan(hi)) return float(hi);
+  return RoundToFloatTiesAway(std::ldexp(hi, -bits), std::ldexp(lo, -bits));
+}
+
+/// R8G8B8A8_UNORM filtered with the split weights on the codes into a 16-bit UNORM result
+/// (UnormFilter::kUnorm16Result, NVIDIA H100): ((257·Σ code·k + 128) >> 8) / 65535.
+inline std::array<float, 4> FilterUnorm16(const Texture2DResource& tex, uint32_t mip,
+                                          const SamplerState& s, const SamplerModel& m, float u,
+                                          float v) {
+  SamplerModel eight = m;
+  eight.subtexel_bits = 8;
+  eight.quantise_weights = true;
+  const LinearTaps tu = LinearAxis(u, tex.Width(mip), eight), tv = LinearAxis(v, tex.Height(mip), eight);
+  const auto k = SplitWeights(int64_t(tu.w1 * 256.0f), int64_t(tv.w1 * 256.0f), 8);
+  auto codes = [&](int64_t x, int64_t y) -> std::array<int64_t, 4> {
+    const int64_t ax = Address(x, tex.Width(mip), s.address_u);
+    const int64_t ay = Address(y, tex.Height(mip), s.address_v);
+    std::array<int64_t, 4> r{};
+    if (ax < 0 || ay < 0) {
+      for (size_t c = 0; c < 4; ++c) r[c] = FloatToUnorm8(s.border_color[c], UnormRounding::kNearestEven);
+      return r;
+    }
+    const auto c = tex.ReadCodes(mip, uint32_t(ax), uint32_t(ay));
+    for (size_t i = 0; i < 4; ++i) r[i] = c[i];
+    return r;
+  };
+  const std::array<std::array<int64_t, 4>, 4> taps = {codes(tu.t0, tv.t0), codes(tu.t0 + 1, tv.t0),
+                                                       codes(tu.t0, tv.t0 + 1),
+                                                       codes(tu.t0 + 1, tv.t0 + 1)};
+  std::array<float, 4> r{};
+  for (size_t c = 0; c < 4; ++c) {
+    int64_t sum = 0;
+    for (size_t i = 0; i < 4; ++i) sum += taps[i][c] * k[i];
+    const int64_t code16 = (257 * sum + 128) >> 8;
+    r[c] = float(double(code16) / 65535.0);  // code16 / 65535 correctly rounded: 16-bit quotient
+  }
+  return r;
+}
+
 }  // namespace texture_detail
 
 /// SampleLevel on one thread: texel values of `view` at normalised (u, v), mip level `lod`
@@ -370,6 +452,11 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
     if (!linear) return fetch(mip, point_axis(u, w, s.address_u), point_axis(v, h, s.address_v));
     if (view == Format::R8G8B8A8_UNORM && m.unorm_filter == UnormFilter::kFixed8)
       return FilterFixed8(tex, mip, s, m, u, v);
+    if (view == Format::R8G8B8A8_UNORM && m.unorm_filter == UnormFilter::kUnorm16Result)
+      return FilterUnorm16(tex, mip, s, m, u, v);
+    // An sRGB view's alpha is UNORM: the same 16-bit path; its colours filter as floats below.
+    const bool srgb_alpha16 =
+        view == Format::R8G8B8A8_UNORM_SRGB && m.unorm_filter == UnormFilter::kUnorm16Result;
     LinearTaps tu = LinearAxis(u, w, m), tv = LinearAxis(v, h, m);
     auto a = fetch(mip, tu.t0, tv.t0), b = fetch(mip, tu.t0 + 1, tv.t0);
     auto c = fetch(mip, tu.t0, tv.t0 + 1), d = fetch(mip, tu.t0 + 1, tv.t0 + 1);
@@ -390,8 +477,17 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
           r[k] = std::fma(wv1, bottom - top, top);
           break;
         }
+        case FilterArithmetic::kExactSplitWeights: {
+          // Needs quantised weights; with float ones, fall back to 24 fraction bits.
+          const int bits = m.quantise_weights ? m.subtexel_bits : 24;
+          const double one = std::ldexp(1.0, bits);
+          const auto kw = SplitWeights(int64_t(double(wu1) * one), int64_t(double(wv1) * one), bits);
+          r[k] = ExactWeightedSum({a[k], b[k], c[k], d[k]}, kw, bits);
+          break;
+        }
       }
     }
+    if (srgb_alpha16) r[3] = FilterUnorm16(tex, mip, s, m, u, v)[3];
     return r;
   };
   // LOD: clamp to the sampler's range and the view's levels, then to fixed point.
