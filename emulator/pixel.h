@@ -31,24 +31,40 @@ namespace waveemu {
 template <int N>
 struct SV_Position : Float4<N> {};
 
-/// SV_Target (render target 0): main() takes it by reference and assigns it. It starts as the
-/// render target's current value, so a thread that never assigns it leaves its pixel unchanged.
-/// Only threads that end main() as non-helpers write it back (helper writes have no effect).
+/// SV_Target (render target 0): main() takes it by reference and assigns it. Only threads that
+/// end main() as non-helpers write it back (helper writes have no effect). A shader that leaves
+/// it unassigned writes an undefined colour in D3D; waveemu starts it as the target's current
+/// value, so there the pixel keeps its value (its choice for an undefined output, not a rule).
 template <int N>
 struct SV_Target : Float4<N> {
   using Float4<N>::operator=;
 };
 
-/// A width x height float4 colour target (row-major).
-struct RenderTarget {
-  int width = 0, height = 0;
-  std::vector<float4> texels;
-
-  RenderTarget() = default;
+/// A width x height float4 colour target (row-major), at least 1 x 1 (Coverage::CheckedSize).
+class RenderTarget {
+ public:
+  RenderTarget() = default;  // 0 x 0: a placeholder to assign to; DrawTriangles refuses it
   RenderTarget(int w, int h, float4 clear = {})
-      : width(w), height(h), texels(size_t(w) * size_t(h), clear) {}
-  float4& at(int x, int y) { return texels.at(size_t(y) * width + x); }
-  const float4& at(int x, int y) const { return texels.at(size_t(y) * width + x); }
+      : width_(Coverage::CheckedSize("RenderTarget", w, h)), height_(h) {
+    texels_.assign(size_t(w) * size_t(h), clear);
+  }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  /// The texel at (x, y); a UsageError outside the target (a wrong x would hit another row).
+  float4& at(int x, int y) { return texels_[Index(x, y)]; }
+  const float4& at(int x, int y) const { return texels_[Index(x, y)]; }
+  bool operator==(const RenderTarget&) const = default;
+
+ private:
+  size_t Index(int x, int y) const {
+    if (x < 0 || x >= width_ || y < 0 || y >= height_)
+      throw UsageError(fmt::format("RenderTarget::at({}, {}): x must be in 0..{} and y in 0..{} "
+                                   "(the target is {} x {} pixels)",
+                                   x, y, width_ - 1, height_ - 1, width_, height_));
+    return size_t(y) * size_t(width_) + size_t(x);
+  }
+  int width_ = 0, height_ = 0;
+  std::vector<float4> texels_;
 };
 
 /// How launched quads fill groups (and so waves). D3D and Vulkan leave it to the driver.
@@ -72,15 +88,24 @@ struct PixelDispatchOptions {
   int wave_size = 0;  // 0: N (one wave per group); else a valid wave size that divides N
   QuadPacking packing = QuadPacking::kRowMajor;
   CoarseDerivatives coarse_derivatives = CoarseDerivatives::kQuadCorner;
+  // Nonzero: the kernel's N must equal it (a UsageError otherwise), for option sets that model
+  // a driver's waves only at one group size, such as LavapipePixelOptions().
+  int required_n = 0;
+  const char* required_n_why = "";  // the reason, for the error message
 };
 
 /// What lavapipe (Mesa 22.3, wave 8) does with fragment quads, as measured by
 /// tests/oracle/test_pixel_lavapipe.cpp: its profile, wave 8, 4x2-pixel waves, coarse = fine.
-/// Kernels run with these options need N = 8 to reproduce its waves.
+/// The kernel must have N = 8 (checked): aligned runs are N/4 quads long, so only N = 8 gives
+/// lavapipe's 4x2-pixel waves.
 inline PixelDispatchOptions LavapipePixelOptions() {
   PixelDispatchOptions o;
   o.profile = LavapipeProfile();
   o.wave_size = 8;
+  o.required_n = 8;
+  o.required_n_why =
+      "LavapipePixelOptions() reproduce lavapipe's waves of one 4x2-pixel block (2 quads), which "
+      "the aligned-run packing gives only with N = 8 threads per group";
   o.packing = QuadPacking::kAlignedRuns;
   o.coarse_derivatives = CoarseDerivatives::kAsFine;
   return o;
@@ -116,8 +141,8 @@ inline bool QuadLaunched(const Coverage& coverage, int qx, int qy) {
 /// The quads a coverage launches, in launch order (row-major over the quad grid).
 inline std::vector<QuadCoord> LaunchedQuads(const Coverage& coverage) {
   std::vector<QuadCoord> quads;
-  for (int qy = 0; 2 * qy < coverage.height; ++qy)
-    for (int qx = 0; 2 * qx < coverage.width; ++qx)
+  for (int qy = 0; 2 * qy < coverage.height(); ++qy)
+    for (int qx = 0; 2 * qx < coverage.width(); ++qx)
       if (QuadLaunched(coverage, qx, qy)) quads.push_back({qx, qy});
   return quads;
 }
@@ -137,7 +162,7 @@ inline std::vector<QuadGroup> PackQuads(const Coverage& coverage, int quads_per_
     }
     return groups;
   }
-  const int quads_x = (coverage.width + 1) / 2, quads_y = (coverage.height + 1) / 2;
+  const int quads_x = (coverage.width() + 1) / 2, quads_y = (coverage.height() + 1) / 2;
   for (int qy = 0; qy < quads_y; ++qy)
     for (int run = 0; run * quads_per_group < quads_x; ++run) {
       QuadGroup g(static_cast<size_t>(quads_per_group));
@@ -219,15 +244,22 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
   constexpr int N = K::N;
   static_assert(N >= 4 && N % 4 == 0 && N <= kMaxThreadsPerGroup,
                 "a pixel kernel's N (threads per group) must be a multiple of 4, at most 1024");
+  if (options.required_n != 0 && options.required_n != N)
+    throw UsageError(fmt::format("pixel dispatch: the kernel has N = {}, these options need N = "
+                                 "{}: {}",
+                                 N, options.required_n, options.required_n_why));
+  if (coverage.width() == 0 || coverage.height() == 0)
+    throw UsageError("pixel dispatch: the coverage is 0 x 0 (a default-constructed Coverage); "
+                     "give it the target's size, at least 1 x 1");
   const int wave_size = options.wave_size ? options.wave_size : (N <= 128 ? N : 128);
   if (!IsValidWaveSize(wave_size) || N % wave_size != 0)
     throw UsageError(fmt::format("pixel dispatch: wave size {} must be one of 4..128 and divide "
                                  "the kernel's N = {} (quads must not straddle waves)",
                                  wave_size, N));
-  if (target && (target->width < coverage.width || target->height < coverage.height))
+  if (target && (target->width() < coverage.width() || target->height() < coverage.height()))
     throw UsageError(fmt::format("pixel dispatch: render target {} x {} is smaller than the "
                                  "coverage {} x {}",
-                                 target->width, target->height, coverage.width, coverage.height));
+                                 target->width(), target->height(), coverage.width(), coverage.height()));
   constexpr int kQuadsPerGroup = N / 4;
   const std::vector<QuadGroup> groups = PackQuads(coverage, kQuadsPerGroup, options.packing);
   DispatchShared shared;
@@ -255,7 +287,7 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
       helper.Set(t, !coverage.Test(px[t], py[t]));
       position.x.set_lane(t, float(px[t]) + 0.5f);
       position.y.set_lane(t, float(py[t]) + 0.5f);
-      if (target && px[t] < target->width && py[t] < target->height) {
+      if (target && px[t] < target->width() && py[t] < target->height()) {
         const float4 v = target->at(px[t], py[t]);
         out.x.set_lane(t, v.x);
         out.y.set_lane(t, v.y);
@@ -293,12 +325,15 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
 template <PixelKernel K>
 PixelDispatchResult DrawTriangles(const K& kernel, std::span<const Triangle> triangles,
                                   RenderTarget& target, const PixelDispatchOptions& options = {}) {
+  if (target.width() == 0 || target.height() == 0)
+    throw UsageError("DrawTriangles: the render target is 0 x 0 (a default-constructed "
+                     "RenderTarget); give it a size of at least 1 x 1");
   PixelDispatchResult total;
   total.wave_size = options.wave_size ? options.wave_size : (K::N <= 128 ? K::N : 128);
   total.profile = options.profile.name;
   for (const Triangle& triangle : triangles) {
     PixelDispatchResult r = PixelDispatch(
-        kernel, Rasterize(std::span<const Triangle>(&triangle, 1), target.width, target.height),
+        kernel, Rasterize(std::span<const Triangle>(&triangle, 1), target.width(), target.height()),
         &target, options);
     total.quads += r.quads;
     total.groups += r.groups;

@@ -16,24 +16,52 @@
 
 namespace waveemu {
 
-/// Which pixels of a width x height target a primitive covers (row-major, one byte each).
-struct Coverage {
-  int width = 0, height = 0;
-  std::vector<uint8_t> covered;
-
-  Coverage() = default;
-  Coverage(int w, int h) : width(w), height(h), covered(size_t(w) * size_t(h), 0) {
-    if (w < 0 || h < 0) throw UsageError(fmt::format("Coverage of {} x {} pixels", w, h));
+/// Which pixels of a width x height target a primitive covers (row-major, one byte each). The
+/// size is fixed at construction (at least 1 x 1: a zero-size target is refused as a mistake)
+/// and the bytes are private, so every pixel index stays inside.
+class Coverage {
+ public:
+  Coverage() = default;  // 0 x 0: a placeholder to assign to; PixelDispatch refuses it
+  Coverage(int w, int h) : width_(CheckedSize("Coverage", w, h)), height_(h) {
+    covered_.assign(size_t(w) * size_t(h), 0);
   }
+  int width() const { return width_; }
+  int height() const { return height_; }
+  /// Whether (x, y) is covered; false outside the target (helper pixels of an edge quad).
   bool Test(int x, int y) const {
-    return x >= 0 && y >= 0 && x < width && y < height && covered[size_t(y) * width + x] != 0;
+    return x >= 0 && y >= 0 && x < width_ && y < height_ && covered_[Index(x, y)] != 0;
   }
-  void Set(int x, int y, bool on = true) { covered.at(size_t(y) * width + x) = on ? 1 : 0; }
+  /// Marks (x, y); a UsageError outside the target (a wrong x would silently hit another row).
+  void Set(int x, int y, bool on = true) {
+    if (x < 0 || x >= width_ || y < 0 || y >= height_)
+      throw UsageError(fmt::format("Coverage::Set({}, {}): x must be in 0..{} and y in 0..{} "
+                                   "(the coverage is {} x {} pixels)",
+                                   x, y, width_ - 1, height_ - 1, width_, height_));
+    covered_[Index(x, y)] = on ? 1 : 0;
+  }
   int Count() const {
     int n = 0;
-    for (uint8_t c : covered) n += c != 0;
+    for (uint8_t c : covered_) n += c != 0;
     return n;
   }
+  bool operator==(const Coverage&) const = default;
+
+  /// The size checks of Coverage and RenderTarget: both sides at least 1 (and the product
+  /// representable), checked before anything is allocated. Returns w.
+  static int CheckedSize(const char* what, int w, int h) {
+    if (w <= 0 || h <= 0)
+      throw UsageError(fmt::format("{} of {} x {} pixels: width and height must be at least 1 "
+                                   "(a zero-size target draws nothing; it is most likely a "
+                                   "mistake)",
+                                   what, w, h));
+    return w;
+  }
+
+
+ private:
+  size_t Index(int x, int y) const { return size_t(y) * size_t(width_) + size_t(x); }
+  int width_ = 0, height_ = 0;
+  std::vector<uint8_t> covered_;
 };
 
 /// A triangle in pixel coordinates (y down, pixel (x, y) spans [x, x+1) x [y, y+1), its centre
@@ -93,9 +121,9 @@ inline void RasterizeTriangle(const Triangle& tri, Coverage& coverage) {
   // Bounding box in pixels, clamped to the target.
   auto floor_px = [](int64_t v) { return v >= 0 ? v / kOne : -((-v + kOne - 1) / kOne); };
   const int64_t x0 = std::max<int64_t>(0, floor_px(std::min({a.x, b.x, c.x})) - 1);
-  const int64_t x1 = std::min<int64_t>(coverage.width - 1, floor_px(std::max({a.x, b.x, c.x})) + 1);
+  const int64_t x1 = std::min<int64_t>(coverage.width() - 1, floor_px(std::max({a.x, b.x, c.x})) + 1);
   const int64_t y0 = std::max<int64_t>(0, floor_px(std::min({a.y, b.y, c.y})) - 1);
-  const int64_t y1 = std::min<int64_t>(coverage.height - 1, floor_px(std::max({a.y, b.y, c.y})) + 1);
+  const int64_t y1 = std::min<int64_t>(coverage.height() - 1, floor_px(std::max({a.y, b.y, c.y})) + 1);
   auto inside = [](int64_t e, bool top_left) { return e > 0 || (e == 0 && top_left); };
   for (int64_t y = y0; y <= y1; ++y)
     for (int64_t x = x0; x <= x1; ++x) {

@@ -80,7 +80,7 @@ struct DerivArg<Vector<T, C, N>> : std::bool_constant<std::is_floating_point_v<T
 };
 
 template <class V>
-V DeriveWrapper(const char* op, const V& value, core::Derivative kind) {
+V DeriveWrapper(const char* op, const V& value, core::Derivative kind, bool report = true) {
   static_assert(DerivArg<V>::value,
                 "derivatives take a per-thread half, float or double scalar or vector "
                 "(Float<N>, Float2<N>, ...); convert integers first");
@@ -99,7 +99,7 @@ V DeriveWrapper(const char* op, const V& value, core::Derivative kind) {
   } else {
     r = core::Derive(value, kind, s, s.active(), &nonuniform);
   }
-  if (nonuniform.Any())
+  if (report && nonuniform.Any())
     s.Report(op, fmt::format("derivative in non-quad-uniform control flow: thread {} has a quad "
                              "member that is not active (D3D leaves the result undefined), {}",
                              nonuniform.First(), s.Where()));
@@ -228,10 +228,12 @@ V ddy(const V& value) {
 
 // ------------------------------ fwidth
 
-/// abs(ddx(x)) + abs(ddy(x)), both coarse.
+/// abs(ddx(x)) + abs(ddy(x)), both coarse. Diagnostics name fwidth, once per call (the two
+/// derivatives see the same quads).
 template <class V>
 V fwidth(const V& value) {
-  const V dx = ddx(value), dy = ddy(value);
+  const V dx = detail::DeriveWrapper("fwidth", value, core::Derivative::kCoarseX);
+  const V dy = detail::DeriveWrapper("fwidth", value, core::Derivative::kCoarseY, false);
   V r = dx;
   if constexpr (requires { V::kComponents; }) {
     for (int c = 0; c < V::kComponents; ++c) r[c] = detail::AbsSum(dx[c], dy[c]);

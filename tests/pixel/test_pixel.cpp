@@ -182,7 +182,7 @@ TEST_CASE("two triangles sharing an edge draw every pixel of their union exactly
   const Triangle one[] = {{{1, 1}, {7.5f, 2}, {6, 7}}, {{1, 1}, {6, 7}, {2, 6.5f}}};
   const Triangle other[] = {{{7.5f, 2}, {6, 7}, {2, 6.5f}}, {{7.5f, 2}, {2, 6.5f}, {1, 1}}};
   Coverage p = Rasterize(one, 10, 10), q = Rasterize(other, 10, 10);
-  CHECK(p.covered == q.covered);
+  CHECK(p == q);
   CHECK(p.Count() > 20);
 }
 
@@ -190,7 +190,7 @@ TEST_CASE("vertices snap to 1/256 pixel: a shift below half a unit changes nothi
   const Triangle a[] = {{{0.25f, 0.25f}, {5.75f, 1.0f}, {2.0f, 6.5f}}};
   const Triangle b[] = {{{0.25f + 1.0f / 1024, 0.25f}, {5.75f, 1.0f - 1.0f / 1024}, {2.0f, 6.5f}}};
   CHECK(Rasterize(a, 8, 8).Count() > 10);  // the triangle covers something to compare
-  CHECK(Rasterize(a, 8, 8).covered == Rasterize(b, 8, 8).covered);
+  CHECK(Rasterize(a, 8, 8) == Rasterize(b, 8, 8));
   // One whole unit (1/256) moves the edge onto or off a centre: (0,0)-(4,0)-(0,4) covers 6
   // pixels; with (4,0) moved right by 1/256 the hypotenuse passes just right of the centres
   // x + y == 3, which become inside.
