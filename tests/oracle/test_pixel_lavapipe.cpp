@@ -75,16 +75,19 @@ std::string ReadText(const fs::path& p) {
 
 constexpr int kWidth = 32, kHeight = 16;
 
-// The scene: kScene's corner triangle, a thin skewed one, and two that share an edge running
-// through pixel centres (the top-left rule decides it, and the pixels along it have quad
-// partners in the other triangle: helpers of their own primitive). Every vertex is a multiple
-// of 1/256 pixel, so the NDC trip is exact and no snapping is involved.
+// The scene: kScene's corner triangle, a thin skewed one, and two that share the edge
+// (17, 2.25)-(30, 8.75), which runs through the 7 pixel centres (17.5 + 2k, 2.5 + k), k = 0..6
+// (slope 1/2, neither end on a centre): the top-left rule alone decides them, and the pixels
+// along it have quad partners in the other triangle (helpers of their own primitive). Every
+// vertex is a multiple of 1/256 pixel, so the NDC trip is exact and no snapping is involved.
 const Triangle kTriangles[] = {
     {{0, 0}, {4, 0}, {0, 4}},
     {{5.5f, 1.25f}, {15, 6}, {7, 14.5f}},
-    {{17, 1}, {31, 6}, {20.5f, 14.5f}},      // clockwise on screen
-    {{31, 6}, {29.5f, 15}, {20.5f, 14.5f}},  // shares (31,6)-(20.5,14.5); counter-clockwise
+    {{17, 2.25f}, {31, 1}, {30, 8.75f}},         // clockwise on screen
+    {{17, 2.25f}, {20.5f, 14.5f}, {30, 8.75f}},  // shares (17,2.25)-(30,8.75); counter-clockwise
 };
+// The pixels whose centres lie on that shared edge: (17 + 2k, 2 + k).
+constexpr int kSharedEdgeCentres = 7;
 // Extra coverage cases: a square split along a diagonal through pixel centres, both windings.
 const Triangle kSquare[] = {
     {{1, 1}, {9, 1}, {9, 9}}, {{1, 1}, {1, 9}, {9, 9}},
@@ -115,17 +118,30 @@ constexpr const char* kFields[kRecordWords] = {
     "ddx(l)", "ddy(l)", "ddx_coarse(l)", "ddy_coarse(l)",
     "ddx_fine(l)", "ddy_fine(l)", "ddx(q)", "ddy(q)",
     "ddx_coarse(q)", "ddy_coarse(q)", "ddx_fine(q)", "ddy_fine(q)",
-    "fwidth(q)", "0", "0", "0",
-    "ballot2.x", "WaveActiveCountBits after discard", "QuadReadAcrossX(code2)",
-    "QuadReadAcrossY(code2)",
-    "QuadReadAcrossDiagonal(code2)", "WaveActiveSum after discard", "ddx_fine(q2)",
+    "fwidth(q)", "Partner(X): lane<<8 | helper", "Partner(Y)", "Partner(Diagonal)",
+    "ballot2.x", "WaveActiveCountBits after discard", "Partner(X) after discard",
+    "Partner(Y) after discard",
+    "Partner(Diagonal) after discard", "WaveActiveSum after discard", "ddx_fine(q2)",
     "ddy_fine(q2)",
     "written", "x", "y", "0"};
 
-// Word k of the quad-level part of a record: helper flags through quad reads, derivatives and
-// discard. These must match whatever the packing; the rest (lanes, ballots, counts, sums) are
-// wave-level and match only when the emulator packs quads as the driver does.
-bool QuadLevel(int k) { return (k >= 7 && k <= 27) || (k >= 30 && k <= 32) || k >= 34; }
+// Word k of the quad-level part of a record: positions through quad reads, derivatives and
+// discard. These must match whatever the packing; the rest (lanes, partners' lanes, ballots,
+// counts, sums) are wave-level and match only when the emulator packs quads as the driver does.
+bool QuadLevel(int k) { return (k >= 7 && k <= 24) || k >= 34; }
+
+// helper_lanes.hlsl's Discarded(p), from its text: the top-left pixel of quads with
+// (qx + qy) % 3 == 0, the bottom-right pixel of those with (qx + qy) % 3 == 1.
+bool Discarded(int x, int y) {
+  const int quad = (x >> 1) + (y >> 1);
+  return ((x & 1) == 0 && (y & 1) == 0 && quad % 3 == 0) ||
+         ((x & 1) == 1 && (y & 1) == 1 && quad % 3 == 1);
+}
+
+// What the run could not promise (e.g. a feature it did not enable), printed with the results.
+void ShowNotes(const FragmentResult& r) {
+  for (const std::string& note : r.notes) MESSAGE("vulkan_fragment note: " << note);
+}
 
 }  // namespace
 
@@ -155,6 +171,27 @@ TEST_CASE("lavapipe covers the same pixels as waveemu's rasterizer, shared edges
       }
     CHECK(covered > 100);  // the scene covers something worth comparing
   }
+  // The shared edge of kTriangles[2] and [3]. Hand-worked: it is a left edge of the upper
+  // triangle (not horizontal; the upper one lies to its right: at y = 5, from x = 22.5 on) and
+  // a right edge of the lower one, so its 7 centres are the upper's alone. Drawn alone on
+  // lavapipe the upper gives each a count of 1 (the scene above gives 1 for both together).
+  const FragmentResult r = RunFragmentOnVulkan(Draw("coverage_count.hlsl",
+                                                    std::span<const Triangle>(kTriangles + 2, 1),
+                                                    size_t(kWidth) * kHeight));
+  const Coverage upper = Rasterize(std::span<const Triangle>(kTriangles + 2, 1), kWidth, kHeight);
+  const Coverage lower = Rasterize(std::span<const Triangle>(kTriangles + 3, 1), kWidth, kHeight);
+  for (int k = 0; k < kSharedEdgeCentres; ++k) {
+    const int x = 17 + 2 * k, y = 2 + k;
+    // (x + .5, y + .5) is on the line y' = 2.25 + (x' - 17) / 2 through both shared vertices.
+    REQUIRE(4 * y + 2 == 9 + (2 * x + 1) - 34);  // 4y' = 9 + 2(x' - 17), x' = x + .5, y' = y + .5
+    INFO(fmt::format("centre ({}.5, {}.5) on the shared edge: waveemu upper {} lower {}, lavapipe "
+                     "upper alone drew it {} time(s)",
+                     x, y, upper.Test(x, y), lower.Test(x, y),
+                     r.buffers[0][size_t(y) * kWidth + x]));
+    CHECK(upper.Test(x, y));
+    CHECK_FALSE(lower.Test(x, y));
+    CHECK(r.buffers[0][size_t(y) * kWidth + x] == 1u);
+  }
 }
 
 TEST_CASE("helper_lanes.hlsl on lavapipe matches its port on waveemu's pixel dispatch, pixel by "
@@ -162,6 +199,7 @@ TEST_CASE("helper_lanes.hlsl on lavapipe matches its port on waveemu's pixel dis
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
   const size_t words = size_t(kRecordWords) * kWidth * kHeight;
   const FragmentResult gpu = RunFragmentOnVulkan(Draw("helper_lanes.hlsl", kTriangles, words));
+  ShowNotes(gpu);
   REQUIRE_MESSAGE(gpu.demote, "glslang --target-env vulkan1.3 should compile discard to "
                               "OpDemoteToHelperInvocation");
   REQUIRE_MESSAGE(gpu.device.subgroup_size == 8,
@@ -205,8 +243,11 @@ TEST_CASE("helper_lanes.hlsl on lavapipe matches its port on waveemu's pixel dis
   CHECK(mismatches == 0);
   CHECK(compared > 100);  // covered, not discarded pixels with a full record
 
-  // Independent of the port: lavapipe's helper flags (a lane missing from WaveActiveBallot)
-  // are exactly the pixels its own triangle does not cover; so helpers stay out of wave ops.
+  // Independent of the port, and built only from values HLSL defines (helper_lanes.hlsl's
+  // header): a non-helper reads its partners' positions and lanes through quad reads, and finds
+  // a partner's lane missing from its own ballot exactly where its triangle does not cover the
+  // partner (before discard) or does not cover it or discarded it (after): helpers stay out of
+  // wave ops. Partner lanes are lane ^ 1, ^ 2, ^ 3 (the quad order both sides use).
   for (const Triangle& tri : kTriangles) {
     const Coverage c = Rasterize(std::span<const Triangle>(&tri, 1), kWidth, kHeight);
     for (int y = 0; y < kHeight; ++y)
@@ -214,13 +255,23 @@ TEST_CASE("helper_lanes.hlsl on lavapipe matches its port on waveemu's pixel dis
         if (!c.Test(x, y)) continue;
         const uint32_t* rec = &gpu.buffers[0][size_t(kRecordWords) * (size_t(y) * kWidth + x)];
         const int partners[3][2] = {{x ^ 1, y}, {x, y ^ 1}, {x ^ 1, y ^ 1}};
+        const bool survived = !Discarded(x, y);
+        CHECK(rec[36] == (survived ? test::kRecordWritten : 0u));
         for (int k = 0; k < 3; ++k) {
-          const uint32_t code = rec[8 + k];
-          INFO(fmt::format("pixel ({}, {}) reads partner ({}, {}): code 0x{:08x}", x, y,
-                           partners[k][0], partners[k][1], code));
-          CHECK((code & 0xFFF) == uint32_t(partners[k][0]));
-          CHECK(((code >> 12) & 0xFFF) == uint32_t(partners[k][1]));
-          CHECK(((code >> 24) & 1) == uint32_t(!c.Test(partners[k][0], partners[k][1])));
+          const int px = partners[k][0], py = partners[k][1];
+          const uint32_t code = rec[8 + k], before = rec[25 + k], after = rec[30 + k];
+          INFO(fmt::format("pixel ({}, {}) lane {} reads partner ({}, {}): code 0x{:08x}, "
+                           "lane<<8|helper before discard 0x{:x}, after 0x{:x}; covered {}, "
+                           "discarded {}",
+                           x, y, rec[0], px, py, code, before, after, c.Test(px, py),
+                           Discarded(px, py)));
+          CHECK(code == (0x80000000u | (uint32_t(py) << 12) | uint32_t(px)));
+          CHECK((before >> 8) == (rec[0] ^ uint32_t(k + 1)));
+          CHECK((before & 0xFF) == uint32_t(!c.Test(px, py)));
+          if (survived) {
+            CHECK((after >> 8) == (rec[0] ^ uint32_t(k + 1)));
+            CHECK((after & 0xFF) == uint32_t(!c.Test(px, py) || Discarded(px, py)));
+          }
         }
       }
   }
@@ -236,6 +287,7 @@ TEST_CASE("lavapipe runs discard compiled as OpKill like demote (Vulkan leaves i
   FragmentDraw kill = Draw("helper_lanes.hlsl", kTriangles, words);
   kill.target_env = "vulkan1.1";
   const FragmentResult killed = RunFragmentOnVulkan(kill);
+  ShowNotes(killed);
   const FragmentResult demoted = RunFragmentOnVulkan(Draw("helper_lanes.hlsl", kTriangles, words));
   CHECK(killed.kill);
   CHECK_FALSE(killed.demote);
@@ -265,6 +317,19 @@ TEST_CASE("the pixel oracle refuses a vertex the viewport transform would round"
                        VulkanBackendError);
   d.width = 8;
   CHECK(FragmentVertexShader(d).find("SV_VertexID") != std::string::npos);
+}
+
+TEST_CASE("the pixel oracle refuses a zero-size target, as the emulator does") {
+  FragmentDraw d;
+  d.hlsl_path = "x.hlsl";
+  d.width = 0;
+  d.height = 4;
+  d.vertices = {{1, 0}, {4, 0}, {0, 4}};
+  CHECK_THROWS_WITH_AS(FragmentVertexShader(d),
+                       "x.hlsl: the target is 0 x 4 pixels: width and height must be at least 1 "
+                       "(a zero-size target draws nothing; it is most likely a mistake)",
+                       VulkanBackendError);
+  CHECK_THROWS_AS(RenderTarget(0, 4), UsageError);  // the emulator side (tests/pixel too)
 }
 
 }  // namespace waveemu::oracle

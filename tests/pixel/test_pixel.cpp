@@ -650,8 +650,9 @@ namespace {
 /// The record tests/pixel/helper_lanes.hlsl writes for covered pixel (x, y) of kScene (4 x 4,
 /// WIDTH 4) at N = 16, row-major packing, quad-corner coarse derivatives, worked from the rules:
 /// lane = kScene's table; wave ops see the 6 covered lanes (helpers excluded); quad partners are
-/// x^1 / y^1 / both; discard demotes (0,0) (the top-left of quad sum 0), so afterwards it leaves
-/// the ballot and reads as a helper; derivatives of 3x+5y are 3 and 5, of x*y coarse (top row y0,
+/// x^1 / y^1 / both, read as positions (`code`) and as lane + helper flag (`partner`, the
+/// reader's own ballot lacks a helper's bit); discard demotes (0,0) (the top-left of quad sum 0),
+/// so afterwards it leaves the ballot and reads as a helper; derivatives of 3x+5y are 3 and 5, of x*y coarse (top row y0,
 /// left column x0) and fine (own row y, own column x).
 std::array<uint32_t, kRecordWords> SceneRecord(int x, int y) {
   auto covered = [](int px, int py) { return px + py <= 2; };
@@ -659,9 +660,7 @@ std::array<uint32_t, kRecordWords> SceneRecord(int x, int y) {
     const int quad = py / 2 == 0 ? px / 2 : 2;  // Q(0,0), Q(1,0), Q(0,1)
     return 4 * quad + (py & 1) * 2 + (px & 1);
   };
-  auto code = [](int px, int py, bool helper) {
-    return 0x80000000u | (uint32_t(helper) << 24) | (uint32_t(py) << 12) | uint32_t(px);
-  };
+  auto code = [](int px, int py) { return 0x80000000u | (uint32_t(py) << 12) | uint32_t(px); };
   auto f = [](float v) { return std::bit_cast<uint32_t>(v); };
   const int lane = lane_of(x, y);
   const float cx = x + .5f, cy = y + .5f, x0 = (x & ~1) + .5f, y0 = (y & ~1) + .5f;
@@ -677,16 +676,21 @@ std::array<uint32_t, kRecordWords> SceneRecord(int x, int y) {
       }
   auto helper_before = [&](int px, int py) { return !covered(px, py); };
   auto helper_after = [&](int px, int py) { return !covered(px, py) || (px == 0 && py == 0); };
+  auto partner = [&](int px, int py, bool helper) {
+    return (uint32_t(lane_of(px, py)) << 8) | uint32_t(helper);
+  };
   return {uint32_t(lane), 16, 0x11F, 0,
-          6, prefix, sum, code(x, y, false),
-          code(x ^ 1, y, helper_before(x ^ 1, y)), code(x, y ^ 1, helper_before(x, y ^ 1)),
-          code(x ^ 1, y ^ 1, helper_before(x ^ 1, y ^ 1)), f((x ^ 1) + .5f),
+          6, prefix, sum, code(x, y),
+          code(x ^ 1, y), code(x, y ^ 1), code(x ^ 1, y ^ 1), f((x ^ 1) + .5f),
           f(3), f(5), f(3), f(5),
           f(3), f(5), f(y0), f(x0),
           f(y0), f(x0), f(cy), f(cx),
-          f(y0 + x0), 0, 0, 0,
-          0x11E, 5, code(x ^ 1, y, helper_after(x ^ 1, y)), code(x, y ^ 1, helper_after(x, y ^ 1)),
-          code(x ^ 1, y ^ 1, helper_after(x ^ 1, y ^ 1)), sum2, f(cy), f(cx),
+          f(y0 + x0), partner(x ^ 1, y, helper_before(x ^ 1, y)),
+          partner(x, y ^ 1, helper_before(x, y ^ 1)),
+          partner(x ^ 1, y ^ 1, helper_before(x ^ 1, y ^ 1)),
+          0x11E, 5, partner(x ^ 1, y, helper_after(x ^ 1, y)),
+          partner(x, y ^ 1, helper_after(x, y ^ 1)),
+          partner(x ^ 1, y ^ 1, helper_after(x ^ 1, y ^ 1)), sum2, f(cy), f(cx),
           kRecordWritten, uint32_t(x), uint32_t(y), 0};
 }
 

@@ -51,7 +51,9 @@ VkShaderModule CreateModule(Session& s, const std::vector<uint32_t>& words,
 std::string FragmentVertexShader(const FragmentDraw& draw) {
   if (draw.width <= 0 || draw.height <= 0)
     throw VulkanBackendError(Kind::kPipeline,
-                             fmt::format("{}: the target is {} x {} pixels; it needs at least one",
+                             fmt::format("{}: the target is {} x {} pixels: width and height "
+                                         "must be at least 1 (a zero-size target draws "
+                                         "nothing; it is most likely a mistake)",
                                          draw.hlsl_path, draw.width, draw.height));
   if (draw.vertices.empty() || draw.vertices.size() % 3 != 0)
     throw VulkanBackendError(Kind::kPipeline, fmt::format(
@@ -132,11 +134,29 @@ FragmentResult RunFragmentOnVulkan(const FragmentDraw& draw, const VulkanRunOpti
     throw VulkanBackendError(Kind::kUnsupported, fmt::format(
         "{}: device '{}' lacks fragmentStoresAndAtomics: a pixel shader cannot write its "
         "records to a storage buffer there", where, device_name));
-  if (result.demote)
-    result.notes.push_back(
-        "the pixel shader uses OpDemoteToHelperInvocation (SPIR-V 1.6 core); the device is "
-        "opened without VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures chained "
-        "(vk::DeviceRequest cannot carry it), which lavapipe accepts");
+  if (result.demote) {
+    // Vulkan requires shaderDemoteToHelperInvocation enabled for a module that demotes. The
+    // device request (vulkan_context.h) cannot chain the feature structure yet, so the run goes
+    // on without it and says so; the note records whether the device offers the feature.
+    bool offered = false;
+    if (caps.api >= VK_API_VERSION_1_3 ||
+        caps.extensions.count(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME)) {
+      VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures demote =
+          Make<VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures>(
+              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES);
+      VkPhysicalDeviceFeatures2 f2 =
+          Make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+      f2.pNext = &demote;
+      vkGetPhysicalDeviceFeatures2(caps.physical, &f2);
+      offered = demote.shaderDemoteToHelperInvocation == VK_TRUE;
+    }
+    result.notes.push_back(fmt::format(
+        "the pixel shader uses OpDemoteToHelperInvocation; Vulkan requires the feature "
+        "shaderDemoteToHelperInvocation enabled for it, but the device is opened WITHOUT it "
+        "(vk::DeviceRequest cannot chain VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures "
+        "yet); device '{}' {} the feature; the draw goes on regardless",
+        result.device.name, offered ? "offers" : "does not offer"));
+  }
   DeviceRequest request;
   request.queue_flags = VK_QUEUE_GRAPHICS_BIT;
   request.features.fragmentStoresAndAtomics = VK_TRUE;
