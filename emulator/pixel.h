@@ -259,7 +259,8 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
   if (target && (target->width() < coverage.width() || target->height() < coverage.height()))
     throw UsageError(fmt::format("pixel dispatch: render target {} x {} is smaller than the "
                                  "coverage {} x {}",
-                                 target->width(), target->height(), coverage.width(), coverage.height()));
+                                 target->width(), target->height(), coverage.width(),
+                                 coverage.height()));
   constexpr int kQuadsPerGroup = N / 4;
   const std::vector<QuadGroup> groups = PackQuads(coverage, kQuadsPerGroup, options.packing);
   DispatchShared shared;
