@@ -39,10 +39,10 @@ inline bool WaveOpTakesFloat(int op) {
 
 inline constexpr uint32_t kAnyTrueAbove = 0xfff00000u, kAllTrueAbove = 0x00100000u;
 
-/// Threads per group of the wave-op kernel (wave_ops.hlsl's GROUP_SIZE). A choice of the
-/// benchmark, the same for both contenders: larger groups spread the per-group work of both
-/// (the emulator's group set-up, lavapipe's per-group loop) over more lanes.
-inline constexpr int kWaveOpGroupSize = 256;
+/// Threads per group of the wave-op kernel (wave_ops.hlsl's GROUP_SIZE), the same for both
+/// contenders. 64, as in the earlier tables: 256 measured faster in cache (2^18 lanes) but no
+/// faster at 2^24, where memory traffic dominates (docs/performance.md).
+inline constexpr int kWaveOpGroupSize = 64;
 
 template <int kOp, class T, bool kEveryOther, int kGroupSize = kWaveOpGroupSize>
 struct WaveOpKernel {

@@ -16,7 +16,7 @@
 #define GRID_X 1024
 #endif
 #ifndef GROUP_SIZE
-#define GROUP_SIZE 256
+#define GROUP_SIZE 64
 #endif
 
 StructuredBuffer<TYPE> In : register(t0);
