@@ -134,32 +134,32 @@ FragmentResult RunFragmentOnVulkan(const FragmentDraw& draw, const VulkanRunOpti
     throw VulkanBackendError(Kind::kUnsupported, fmt::format(
         "{}: device '{}' lacks fragmentStoresAndAtomics: a pixel shader cannot write its "
         "records to a storage buffer there", where, device_name));
+  DeviceRequest request;
+  request.queue_flags = VK_QUEUE_GRAPHICS_BIT;
+  request.features.fragmentStoresAndAtomics = VK_TRUE;
+  // Vulkan requires shaderDemoteToHelperInvocation enabled for a module that demotes (core in
+  // 1.3, VK_EXT_shader_demote_to_helper_invocation before).
+  VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures demote =
+      Make<VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES);
   if (result.demote) {
-    // Vulkan requires shaderDemoteToHelperInvocation enabled for a module that demotes. The
-    // device request (vulkan_context.h) cannot chain the feature structure yet, so the run goes
-    // on without it and says so; the note records whether the device offers the feature.
-    bool offered = false;
-    if (caps.api >= VK_API_VERSION_1_3 ||
-        caps.extensions.count(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME)) {
-      VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures demote =
-          Make<VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures>(
-              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES);
+    const bool has_extension =
+        caps.extensions.count(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME) != 0;
+    if (caps.api >= VK_API_VERSION_1_3 || has_extension) {
       VkPhysicalDeviceFeatures2 f2 =
           Make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
       f2.pNext = &demote;
       vkGetPhysicalDeviceFeatures2(caps.physical, &f2);
-      offered = demote.shaderDemoteToHelperInvocation == VK_TRUE;
+      demote.pNext = nullptr;
     }
-    result.notes.push_back(fmt::format(
-        "the pixel shader uses OpDemoteToHelperInvocation; Vulkan requires the feature "
-        "shaderDemoteToHelperInvocation enabled for it, but the device is opened WITHOUT it "
-        "(vk::DeviceRequest cannot chain VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures "
-        "yet); device '{}' {} the feature; the draw goes on regardless",
-        result.device.name, offered ? "offers" : "does not offer"));
+    if (demote.shaderDemoteToHelperInvocation != VK_TRUE)
+      throw VulkanBackendError(Kind::kUnsupported, fmt::format(
+          "{}: the pixel shader demotes (discard compiled to OpDemoteToHelperInvocation) and "
+          "device '{}' lacks shaderDemoteToHelperInvocation", where, device_name));
+    request.next = &demote;
+    if (caps.api < VK_API_VERSION_1_3)
+      request.extensions.push_back(VK_EXT_SHADER_DEMOTE_TO_HELPER_INVOCATION_EXTENSION_NAME);
   }
-  DeviceRequest request;
-  request.queue_flags = VK_QUEUE_GRAPHICS_BIT;
-  request.features.fragmentStoresAndAtomics = VK_TRUE;
   CreateDevice(s, caps, result.device, request);
 
   // ---- storage buffers, host-visible
