@@ -54,16 +54,31 @@ constexpr int ThreadsPerGroup() {
   return int(K::numthreads.x * K::numthreads.y * K::numthreads.z);
 }
 
-/// The SM 6.6 quad layout of compute groups (HLSL_SM_6_6_Derivatives, "Thread Groups and
-/// Quads"): numthreads(X, 1, 1) with X % 4 == 0 uses 1-D quads (four consecutive
-/// SV_GroupIndex, returned as 0); X and Y both even use 2-D quads, 2x2 blocks of
-/// SV_GroupThreadID (returned as X, the row width). Other shapes have no defined quads in
-/// HLSL (derivatives there are a compile error); waveemu keeps the 1-D grouping for them.
+/// Whether K's groups use the SM 6.6 2-D quad layout (HLSL_SM_6_6_Derivatives, "Thread Groups
+/// and Quads"): numthreads X and Y both even, and not a single row. numthreads(X, 1, 1) uses
+/// 1-D quads, four consecutive SV_GroupIndex; other shapes have no quads in HLSL (derivatives
+/// there are a compile error) and keep the 1-D grouping here.
 template <class K>
-constexpr int QuadRowWidth() {
+constexpr bool UsesQuadLayout2D() {
   constexpr uint3 n = K::numthreads;
-  if (n.y == 1 && n.z == 1) return 0;
-  return n.x % 2 == 0 && n.y % 2 == 0 ? int(n.x) : 0;
+  return !(n.y == 1 && n.z == 1) && n.x % 2 == 0 && n.y % 2 == 0;
+}
+
+/// The thread (SV_GroupThreadID) that runs in slot s of the group: lane s % W of wave s / W.
+/// Row-major (slot = SV_GroupIndex), except in the 2-D quad layout: there the spec keeps
+/// quadID = WaveGetLaneIndex() / 4 and quadIndex = WaveGetLaneIndex() % 4 while giving no
+/// relation between SV_GroupIndex and lane, so slots 4b..4b+3 hold the 2x2 block b (blocks in
+/// row-major order per z slice), quad index (x & 1) + 2 * (y & 1). A quad never spans waves.
+template <class K>
+constexpr uint3 ThreadOfSlot(uint32_t s) {
+  constexpr uint3 n = K::numthreads;
+  if constexpr (!UsesQuadLayout2D<K>()) {
+    return uint3{s % n.x, s / n.x % n.y, s / (n.x * n.y)};
+  } else {
+    const uint32_t block = s / 4, q = s % 4, blocks_x = n.x / 2, blocks_y = n.y / 2;
+    return uint3{block % blocks_x * 2 + (q & 1), block / blocks_x % blocks_y * 2 + (q >> 1),
+                 block / (blocks_x * blocks_y)};
+  }
 }
 
 /// The wave size a dispatch of K runs at, or a UsageError naming the conflict.
@@ -98,11 +113,12 @@ struct SystemValues {
   SV_GroupIndex<N> group_index;
 
   SystemValues() {
-    for (int t = 0; t < N; ++t) {
-      group_thread_id.x.set_lane(t, uint32_t(t) % K::numthreads.x);
-      group_thread_id.y.set_lane(t, uint32_t(t) / K::numthreads.x % K::numthreads.y);
-      group_thread_id.z.set_lane(t, uint32_t(t) / (K::numthreads.x * K::numthreads.y));
-      group_index.set_lane(t, uint32_t(t));
+    for (int s = 0; s < N; ++s) {
+      const uint3 t = ThreadOfSlot<K>(uint32_t(s));
+      group_thread_id.x.set_lane(s, t.x);
+      group_thread_id.y.set_lane(s, t.y);
+      group_thread_id.z.set_lane(s, t.z);
+      group_index.set_lane(s, (t.z * K::numthreads.y + t.y) * K::numthreads.x + t.x);
     }
   }
 
@@ -160,7 +176,6 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
   ParallelForGroups(count, options.deterministic, options.max_threads,
                     [&](uint64_t begin, uint64_t end) {
                       GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
-                      state.set_quad_row_width(QuadRowWidth<K>());
                       ScopedGroup<N> scope(state);
                       for (uint64_t g = begin; g < end; ++g) {
                         const uint3 gid{uint32_t(g % groups.x),

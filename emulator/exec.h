@@ -86,21 +86,6 @@ inline GroupBase& CurrentGroupBase(const char* what) {
   return *g;
 }
 
-/// Quads of a group (pixel quads; SM 6.6 compute layouts). `row_width` 0: thread t is in the
-/// quad of threads (t & ~3) + 0..3; X > 0: the 2-D layout of numthreads(X, Y, Z), X and Y even,
-/// where thread t = (z*Y + y)*X + x is in the 2x2 block at (x & ~1, y & ~1) of its z slice.
-/// Quad index i (0..3) is (0,0) (1,0) (0,1) (1,1). The thread may lie past the group's end.
-constexpr int QuadThread(int t, int i, int row_width) {
-  if (row_width == 0) return (t & ~3) + i;
-  const int x0 = (t % row_width) & ~1, y0 = (t / row_width) & ~1;
-  return (y0 + (i >> 1)) * row_width + x0 + (i & 1);
-}
-/// Quad index (0..3) of thread t in its quad.
-constexpr int QuadIndex(int t, int row_width) {
-  if (row_width == 0) return t & 3;
-  return ((t % row_width) & 1) | (((t / row_width) & 1) << 1);
-}
-
 template <int N>
 class GroupState final : public GroupBase {
  public:
@@ -202,15 +187,11 @@ class GroupState final : public GroupBase {
   /// dispatch; compute groups leave it off and discard is an error there).
   bool pixel_shader() const { return pixel_shader_; }
   void set_pixel_shader(bool on) { pixel_shader_ = on; }
-  /// How derivatives and quad reads group threads (QuadThread's `row_width`): 0 for pixel quads
-  /// and the SM 6.6 1-D compute layout, numthreads.x for the 2-D layout. Dispatch sets it from
-  /// numthreads (QuadRowWidth in dispatch.h).
-  int quad_row_width() const { return quad_row_width_; }
-  void set_quad_row_width(int x) { quad_row_width_ = x; }
   /// Thread of quad index i (0..3: (0,0) (1,0) (0,1) (1,1)) in thread t's quad, or -1 when the
-  /// group has no such thread.
+  /// group has no such thread. Quads are threads 4k..4k+3 (lanes 4k..4k+3 of a wave): pixel
+  /// quads, and both SM 6.6 compute layouts (Dispatch numbers 2-D layouts in quad order).
   int QuadMember(int t, int i) const {
-    const int m = QuadThread(t, i, quad_row_width_);
+    const int m = (t & ~3) + i;
     return m < N ? m : -1;
   }
   /// Threads that returned from the kernel: off for the rest of the group.
@@ -281,7 +262,6 @@ class GroupState final : public GroupBase {
   Mask<N> helper_;
   bool include_helpers_in_wave_ops_ = false;
   bool pixel_shader_ = false;
-  int quad_row_width_ = 0;
   int wave_size_;
   const DeviceProfile* profile_;
   DispatchShared* shared_;

@@ -1,10 +1,10 @@
 // quad.h -- quad intrinsics: QuadReadAcrossX/Y/Diagonal, QuadReadLaneAt (SM 6.0), QuadAny,
 // QuadAll (SM 6.7).
 //
-// Quads are the group's (QuadThread in exec.h): threads 4q..4q+3 (pixel quads and SM 6.6 1-D
-// compute quads; every wave size is a multiple of 4, so the cores take no W), or 2x2 blocks of
-// SV_GroupThreadID in the 2-D compute layout (`row_width` = numthreads.x). Quad ops see helper
-// lanes: their mask is the execution mask, not the wave-op mask.
+// Quad k of a wave is lanes 4k..4k+3 (pixel quads and both SM 6.6 compute layouts: Dispatch
+// numbers a 2-D layout's threads in quad order). Since every wave size is a multiple of 4, that
+// is threads 4q..4q+3 of the group whatever the wave size, so the cores take no W. Quad ops see
+// helper lanes: their mask is the execution mask, not the wave-op mask.
 #pragma once
 
 #include "emulator/emulator.h"
@@ -24,12 +24,11 @@ namespace core {
 template <class C, int N = detail::WaveArg<C>::kN>
   requires detail::kIsScalarArg<C>
 C QuadReadLaneAt(const C& x, const Uint<N>& quad_lane, const Mask<N>& mask, InactiveRead policy,
-                 bool poison_bad_id, Mask<N>* undefined = nullptr, Mask<N>* bad_id = nullptr,
-                 int row_width = 0) {
+                 bool poison_bad_id, Mask<N>* undefined = nullptr, Mask<N>* bad_id = nullptr) {
   std::array<int, size_t(N)> source;
   Mask<N> defined;
   for (int t = 0; t < N; ++t) {
-    const int src = QuadThread(t, int(quad_lane.lane(t) & 3u), row_width);
+    const int src = (t & ~3) | int(quad_lane.lane(t) & 3u);
     source[t] = src < N ? src : -1;
     defined.Set(t, src < N && mask.Test(src));
   }
@@ -42,16 +41,16 @@ C QuadReadLaneAt(const C& x, const Uint<N>& quad_lane, const Mask<N>& mask, Inac
   return r;
 }
 
-/// x of quad index (own index ^ partner) (1: across X, 2: across Y, 3: diagonal); reads of lanes outside
+/// x of thread t ^ partner (1: across X, 2: across Y, 3: diagonal); reads of lanes outside
 /// `mask` follow `policy` and add the reading thread of `mask` to `undefined`.
 template <class C, int N = detail::WaveArg<C>::kN>
   requires detail::kIsScalarArg<C>
 C QuadSwap(const C& x, int partner, const Mask<N>& mask, InactiveRead policy,
-           Mask<N>* undefined = nullptr, int row_width = 0) {
+           Mask<N>* undefined = nullptr) {
   std::array<int, size_t(N)> source;
   Mask<N> defined;
   for (int t = 0; t < N; ++t) {
-    const int src = QuadThread(t, QuadIndex(t, row_width) ^ partner, row_width);
+    const int src = t ^ partner;
     source[t] = src < N ? src : -1;
     defined.Set(t, src < N && mask.Test(src));
   }
@@ -64,27 +63,25 @@ C QuadSwap(const C& x, int partner, const Mask<N>& mask, InactiveRead policy,
 /// quad of the group lacks do not count.
 template <int N>
 Bool<N> QuadVote(const Bool<N>& x, const Mask<N>& mask, bool any, bool poison,
-                 Mask<N>* nonuniform = nullptr, int row_width = 0) {
+                 Mask<N>* nonuniform = nullptr) {
   Bool<N> r;
-  for (int q = 0; q < N; ++q) {
-    if (QuadIndex(q, row_width) != 0) continue;  // q leads its quad
-    int members[4], present = 0, in_mask = 0;
-    for (int i = 0; i < 4; ++i)
-      if (const int t = QuadThread(q, i, row_width); t < N) members[present++] = t;
+  for (int q = 0; q < N; q += 4) {
+    const int present = std::min(4, N - q);
+    int in_mask = 0;
     bool acc = !any;
-    for (int k = 0; k < present; ++k) {
-      if (!mask.Test(members[k])) continue;
+    for (int t = q; t < q + present; ++t) {
+      if (!mask.Test(t)) continue;
       ++in_mask;
-      acc = any ? (acc || x.lane(members[k])) : (acc && x.lane(members[k]));
+      acc = any ? (acc || x.lane(t)) : (acc && x.lane(t));
     }
     if (in_mask == 0) continue;
     if (in_mask < present) {
       if (nonuniform)
-        for (int k = 0; k < present; ++k)
-          if (mask.Test(members[k])) nonuniform->Set(members[k], true);
+        for (int t = q; t < q + present; ++t)
+          if (mask.Test(t)) nonuniform->Set(t, true);
       if (poison) acc = Poison<bool>();
     }
-    for (int k = 0; k < present; ++k) r.set_lane(members[k], acc);
+    for (int t = q; t < q + present; ++t) r.set_lane(t, acc);
   }
   return r;
 }
@@ -111,14 +108,13 @@ auto QuadRead(const char* op, const V& value, Read&& read, SourceLane&& source_l
 
 template <class V>
 auto QuadSwapWrapper(const char* op, const V& value, int partner) {
-  const GroupState<WaveArg<V>::kN>& g = CurrentGroup<WaveArg<V>::kN>();
-  const int W = g.wave_size(), rw = g.quad_row_width();
+  const int W = CurrentGroupBase(op).wave_size();
   return QuadRead(
       op, value,
       [&](const auto& s, const auto& c, auto* undefined) {
-        return core::QuadSwap(c, partner, s.active(), s.profile().inactive_read, undefined, rw);
+        return core::QuadSwap(c, partner, s.active(), s.profile().inactive_read, undefined);
       },
-      [&](int t) { return QuadThread(t, QuadIndex(t, rw) ^ partner, rw) % W; });
+      [&](int t) { return (t % W) ^ partner; });
 }
 
 }  // namespace detail
@@ -191,12 +187,9 @@ auto QuadReadLaneAt(const V& sourceValue, const Lanes<I, N>& quadLaneID) {
         "QuadReadLaneAt", sourceValue,
         [&](const auto& st, const auto& c, auto* undefined) {
           return core::QuadReadLaneAt(c, id, st.active(), st.profile().inactive_read, poison,
-                                      undefined, undefined ? &bad_id : nullptr,
-                                      st.quad_row_width());
+                                      undefined, undefined ? &bad_id : nullptr);
         },
-        [&](int t) {
-          return QuadThread(t, int(id.lane(t) & 3u), s.quad_row_width()) % s.wave_size();
-        });
+        [&](int t) { return ((t % s.wave_size()) & ~3) | int(id.lane(t) & 3u); });
     if (poison && bad_id.Any()) {
       std::string details;
       int count = 0;
@@ -233,24 +226,17 @@ Bool<N> QuadVoteWrapper(const char* op, const Bool<N>& expr, bool any) {
   const GroupState<N>& s = CurrentGroup<N>();
   const bool poison = s.profile().poison_undefined;
   Mask<N> nonuniform;
-  const int rw = s.quad_row_width();
-  Bool<N> r = core::QuadVote(expr, s.active(), any, poison, &nonuniform, rw);
+  Bool<N> r = core::QuadVote(expr, s.active(), any, poison, &nonuniform);
   if (poison && nonuniform.Any()) {
     std::string quads;
     int count = 0;
-    for (int q = 0; q < N; ++q) {
-      if (QuadIndex(q, rw) != 0) continue;
-      std::string members;
-      bool partial = false;
-      for (int i = 0; i < 4; ++i) {
-        const int t = QuadThread(q, i, rw);
-        if (t >= N) break;
-        partial |= nonuniform.Test(t);
-        members += fmt::format("{}{}{}", members.empty() ? "" : ",", t,
-                               s.active().Test(t) ? "" : " (inactive)");
-      }
-      if (partial && count++ < 8)
-        quads += fmt::format("{}threads {}", quads.empty() ? "" : "; ", members);
+    for (int q = 0; q < N; q += 4) {
+      const int present = std::min(4, N - q);
+      if (nonuniform.Bits64(q, present) == 0) continue;
+      const uint32_t bits = uint32_t(s.active().Bits64(q, present));
+      if (count++ < 8)
+        quads += fmt::format("{}threads {}..{} active {:#06b}", quads.empty() ? "" : "; ", q,
+                             q + present - 1, bits);
     }
     if (count > 8) quads += fmt::format("; and {} more quads", count - 8);
     s.Report(fmt::format("{}: called with part of a quad active (non-quad-uniform control "

@@ -87,51 +87,69 @@ void CheckSystemValues(uint3 grid, bool deterministic) {
 
 namespace {
 
-/// Writes, per thread, the SV_GroupIndex that QuadReadAcrossX and QuadReadAcrossY return.
+/// Per thread (by SV_GroupIndex): the SV_GroupIndex QuadReadAcrossX and QuadReadAcrossY return,
+/// its lane, and the lane QuadReadAcrossY returns.
 template <uint32_t X, uint32_t Y, uint32_t Z>
 struct QuadLayoutKernel {
   static constexpr uint3 numthreads{X, Y, Z};
   static constexpr int N = int(X * Y * Z);
-  RWStructuredBuffer<uint32_t> across_x, across_y;
+  RWStructuredBuffer<uint32_t> across_x, across_y, lane, lane_across_y;
   void main(SV_GroupIndex<N> gi) const {
     across_x[gi] = QuadReadAcrossX(Uint<N>(gi));
     across_y[gi] = QuadReadAcrossY(Uint<N>(gi));
+    lane[gi] = WaveGetLaneIndex<N>();
+    lane_across_y[gi] = QuadReadAcrossY(WaveGetLaneIndex<N>());
   }
 };
 
-/// The partner threads by HLSL_SM_6_6_Derivatives' rule, from SV_GroupThreadID: 2-D quads
-/// (X and Y even, not a single row) flip bit 0 of x or y; 1-D quads (numthreads(X,1,1), X % 4
-/// == 0) are four consecutive indices in the order (0,0) (1,0) (0,1) (1,1), so X flips bit 0 and
-/// Y flips bit 1 of SV_GroupIndex.
+/// The partners by HLSL_SM_6_6_Derivatives' rule, from SV_GroupThreadID: 2-D quads (X and Y
+/// even, not a single row) flip bit 0 of x or y; 1-D quads (numthreads(X,1,1), X % 4 == 0) are
+/// four consecutive indices in the order (0,0) (1,0) (0,1) (1,1), so X flips bit 0 and Y flips
+/// bit 1 of SV_GroupIndex. In both, quadID = lane / 4 and quadIndex = lane % 4: the partner
+/// across Y is lane ^ 2 of the same wave, at every wave size.
 template <uint32_t X, uint32_t Y, uint32_t Z>
-void CheckQuadLayout(bool two_d) {
+void CheckQuadLayout(bool two_d, int wave_size) {
   using K = QuadLayoutKernel<X, Y, Z>;
-  std::vector<uint32_t> ax(K::N, 0xFFFFFFFFu), ay(K::N, 0xFFFFFFFFu);
-  Dispatch(K{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(ax)},
-             RWStructuredBuffer<uint32_t>{std::span<uint32_t>(ay)}},
-           uint3{1, 1, 1});
+  std::vector<uint32_t> ax(K::N, ~0u), ay(K::N, ~0u), lane(K::N, ~0u), lane_y(K::N, ~0u);
+  auto rw = [](std::vector<uint32_t>& v) { return RWStructuredBuffer<uint32_t>{std::span(v)}; };
+  DispatchOptions options;
+  options.wave_size = wave_size;
+  Dispatch(K{rw(ax), rw(ay), rw(lane), rw(lane_y)}, uint3{1, 1, 1}, options);
+  std::vector<int> threads_per_lane(size_t(wave_size), 0);
   for (uint32_t tz = 0; tz < Z; ++tz)
     for (uint32_t ty = 0; ty < Y; ++ty)
       for (uint32_t tx = 0; tx < X; ++tx) {
         const uint32_t gi = (tz * Y + ty) * X + tx;
         const uint32_t want_x = two_d ? (tz * Y + ty) * X + (tx ^ 1u) : gi ^ 1u;
         const uint32_t want_y = two_d ? (tz * Y + (ty ^ 1u)) * X + tx : gi ^ 2u;
-        CHECK_MESSAGE(ax[gi] == want_x, "numthreads(" << X << "," << Y << "," << Z << ") thread "
-                                                      << gi << " QuadReadAcrossX");
-        CHECK_MESSAGE(ay[gi] == want_y, "numthreads(" << X << "," << Y << "," << Z << ") thread "
-                                                      << gi << " QuadReadAcrossY");
+        INFO("numthreads(" << X << "," << Y << "," << Z << ") wave " << wave_size << " thread "
+                           << gi << " lane " << lane[gi]);
+        CHECK(ax[gi] == want_x);
+        CHECK(ay[gi] == want_y);
+        REQUIRE(lane[gi] < uint32_t(wave_size));
+        CHECK(lane_y[gi] == (lane[gi] ^ 2u));
+        if (two_d) CHECK(lane[gi] % 4 == (tx & 1u) + 2 * (ty & 1u));
+        else CHECK(lane[gi] == gi % uint32_t(wave_size));
+        ++threads_per_lane[lane[gi]];
       }
+  // Every lane index is used equally often: the layout is a permutation within whole waves.
+  for (int l = 0; l < wave_size; ++l) CHECK(threads_per_lane[l] == K::N / wave_size);
 }
 
 }  // namespace
 
-TEST_CASE("Dispatch uses SM 6.6 1-D quads for numthreads(X,1,1) and 2-D quads for even X and Y") {
-  CHECK(QuadRowWidth<QuadLayoutKernel<16, 1, 1>>() == 0);
-  CHECK(QuadRowWidth<QuadLayoutKernel<4, 4, 1>>() == 4);
-  CheckQuadLayout<16, 1, 1>(false);
-  CheckQuadLayout<4, 4, 1>(true);
-  CheckQuadLayout<8, 2, 1>(true);
-  CheckQuadLayout<2, 4, 3>(true);  // Z > 1: quads stay inside each z slice
+TEST_CASE("Dispatch uses SM 6.6 1-D quads for numthreads(X,1,1) and 2-D quads for even X and Y, "
+          "with quadID = lane / 4 and quadIndex = lane % 4 at every wave size") {
+  CHECK_FALSE(UsesQuadLayout2D<QuadLayoutKernel<16, 1, 1>>());
+  CHECK(UsesQuadLayout2D<QuadLayoutKernel<4, 4, 1>>());
+  CHECK_FALSE(UsesQuadLayout2D<QuadLayoutKernel<3, 4, 1>>());
+  for (int w : {4, 8, 16}) {
+    CheckQuadLayout<16, 1, 1>(false, w);
+    CheckQuadLayout<4, 4, 1>(true, w);
+    CheckQuadLayout<8, 2, 1>(true, w);
+    CheckQuadLayout<8, 8, 1>(true, w);
+    CheckQuadLayout<2, 4, 2>(true, w);  // Z > 1: quads stay inside each z slice
+  }
 }
 
 // ------------------------------ system values

@@ -488,23 +488,42 @@ TEST_CASE("compute derivatives: SM 6.6 1-D quads are four consecutive SV_GroupIn
   });
 }
 
+namespace {
+/// numthreads(4, 4, 1), f = x * y of SV_GroupThreadID; the four derivatives by SV_GroupIndex.
+struct Derivatives2D {
+  static constexpr uint3 numthreads{4, 4, 1};
+  static constexpr int N = 16;
+  RWStructuredBuffer<float> cx, cy, fx, fy;
+  void main(const SV_GroupThreadID<N>& gtid, SV_GroupIndex<N> gi) const {
+    const Float<N> f = Float<N>(gtid.x) * Float<N>(gtid.y);
+    cx[gi] = ddx_coarse(f);
+    cy[gi] = ddy_coarse(f);
+    fx[gi] = ddx_fine(f);
+    fy[gi] = ddy_fine(f);
+  }
+};
+}  // namespace
+
 TEST_CASE("compute derivatives: SM 6.6 2-D quads are 2x2 blocks of SV_GroupThreadID") {
-  // numthreads(4, 4, 1): thread t = y*4 + x. f = x*y, so (HLSL_SM_6_6_Derivatives.md, quad =
-  // (x0,y0) (x0+1,y0) (x0,y0+1) (x0+1,y0+1)) coarse ddx = y0, ddy = x0; fine ddx = y, ddy = x.
-  RunGroup<16>(16, [] {
-    CurrentGroup<16>().set_quad_row_width(4);
-    Float<16> f(0.0f);
-    for (int t = 0; t < 16; ++t) f.set_lane(t, float((t % 4) * (t / 4)));
-    const Float<16> cx = ddx_coarse(f), cy = ddy_coarse(f), fx = ddx_fine(f), fy = ddy_fine(f);
+  // f = x*y, so (HLSL_SM_6_6_Derivatives.md, quad = (x0,y0) (x0+1,y0) (x0,y0+1) (x0+1,y0+1))
+  // coarse ddx = y0, ddy = x0; fine ddx = y, ddy = x. Waves of 4 hold one quad each.
+  for (int w : {4, 16}) {
+    std::vector<float> cx(16, -1), cy(16, -1), fx(16, -1), fy(16, -1);
+    auto rw = [](std::vector<float>& v) { return RWStructuredBuffer<float>{std::span(v)}; };
+    DispatchOptions options;
+    options.wave_size = w;
+    const DispatchResult r = Dispatch(Derivatives2D{rw(cx), rw(cy), rw(fx), rw(fy)},
+                                      uint3{1, 1, 1}, options);
+    CHECK(r.diagnostic_count == 0);
     for (int t = 0; t < 16; ++t) {
       const int x = t % 4, y = t / 4;
-      INFO(fmt::format("thread {} = ({}, {})", t, x, y));
-      CHECK(cx.lane(t) == float(y & ~1));
-      CHECK(cy.lane(t) == float(x & ~1));
-      CHECK(fx.lane(t) == float(y));
-      CHECK(fy.lane(t) == float(x));
+      INFO(fmt::format("wave {} thread {} = ({}, {})", w, t, x, y));
+      CHECK(cx[t] == float(y & ~1));
+      CHECK(cy[t] == float(x & ~1));
+      CHECK(fx[t] == float(y));
+      CHECK(fy[t] == float(x));
     }
-  });
+  }
 }
 
 TEST_CASE("a derivative in a quad that is not fully active is reported as undefined") {
