@@ -61,7 +61,7 @@ std::string Differences(const std::string& buffer, const std::vector<std::byte>&
 constexpr const char* kProbes[] = {
     "probe_order",           "probe_special",           "probe_float_equality",
     "probe_sampler_weights", "probe_sampler_arithmetic", "probe_sampler_formats",
-    "probe_sampler_address", "probe_sampler_encode"};
+    "probe_sampler_address", "probe_sampler_encode",     "probe_sampler_precision"};
 
 std::vector<std::byte> ReadBytes(const fs::path& path) {
   const std::string bytes = ReadText(path);

@@ -46,6 +46,16 @@ void RegisterSamplerProbePorts(std::vector<Port>& ports) {
         k.Unorm8 = ctx.Bind<RWTexture2D<float4>>("u1", "Unorm8");
         k.Half = ctx.Bind<RWTexture2D<float4>>("u2", "Half");
       }));
+  ports.push_back(MakePort<ProbeSamplerPrecision>(
+      "probe_sampler_precision.hlsl", "main", source,
+      [](PortContext& ctx, ProbeSamplerPrecision& k) {
+        k.In = ctx.Bind<StructuredBuffer<float4>>("t0", "In");
+        k.H = ctx.Bind<Texture2D<float4>>("t1", "H");
+        k.F = ctx.Bind<Texture2D<float4>>("t2", "F");
+        k.LinearClamp = ctx.Bind<SamplerState>("s3", "LinearClamp");
+        k.Unorm8 = ctx.Bind<RWTexture2D<float4>>("u4", "Unorm8");
+        k.Out = ctx.Bind<RWStructuredBuffer<float4>>("u5", "Out");
+      }));
 }
 
 }  // namespace waveemu::oracle

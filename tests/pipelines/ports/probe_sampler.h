@@ -130,4 +130,26 @@ struct ProbeSamplerEncode {
   }
 };
 
+// ------------------------------ probe_sampler_precision.hlsl
+struct ProbeSamplerPrecision {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<float4> In;       // t0
+  Texture2D<float4> H;               // t1
+  Texture2D<float4> F;               // t2
+  SamplerState LinearClamp{};        // s3
+  RWTexture2D<float4> Unorm8;        // u4
+  RWStructuredBuffer<float4> Out;    // u5
+
+  void main(SV_DispatchThreadID<N> DTid) const {
+    Uint<N> i = DTid.x;
+    Unorm8[Uint2<N>(i % 1024u, i / 1024u)] = Float4<N>(In[i % 1024u]);
+    Float2<N> w = Float2<N>(Float<N>(i % 256u), Float<N>((i / 256u) * 16u + i % 16u)) / 256.0f;
+    Float2<N> uv = (w + 0.5f) / 2.0f;
+    Out[i] = H.SampleLevel(LinearClamp, uv, 0.0f);
+    Out[4096u + i] = F.SampleLevel(LinearClamp, uv, 0.0f);
+  }
+};
+
 }  // namespace waveemu::oracle
