@@ -144,6 +144,19 @@ TEST_CASE("textures and buffers cannot stand in for each other, and views must f
   CHECK(ErrorOf(kTexture + slice) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 2..2 are outside the texture's 2 "
         "level(s)");
+  // Values whose sum wraps around uint32 must not slip past the check.
+  std::string wrap = kRest;
+  wrap.replace(wrap.find("      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp"), 0,
+               "      MostDetailedMip: 1\n      MipLevels: 4294967295\n");
+  CHECK(ErrorOf(kTexture + wrap) ==
+        "tex.test:27: resource 'Src' (Texture2D): levels 1..4294967295 are outside the "
+        "texture's 2 level(s)");
+  std::string huge = kRest;
+  huge.replace(huge.find("      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp"), 0,
+               "      MostDetailedMip: 4294967295\n");
+  CHECK(ErrorOf(kTexture + huge) ==
+        "tex.test:27: resource 'Src' (Texture2D): levels 4294967295..4294967295 are outside the "
+        "texture's 2 level(s)");
   std::string srgb_uav = kTexture;
   srgb_uav.replace(srgb_uav.find("Format: Float32\n    Channels"), 15, "Format: Hex8");
   srgb_uav.replace(srgb_uav.find("FillSize: 160"), 13, "FillSize: 40");  // 10 texels x 4 bytes

@@ -39,11 +39,25 @@ Rgba8Image ReadPng(const std::string& path) {
   if (!fs::is_regular_file(path)) throw MipsError{fmt::format("{}: no such file", path)};
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw MipsError{fmt::format("{}: cannot open", path)};
-  unsigned char sig[8] = {};
-  const size_t got = std::fread(sig, 1, 8, f);
+  unsigned char head[24] = {};  // signature, then the IHDR chunk's length, type, width, height
+  const size_t got = std::fread(head, 1, sizeof head, f);
   std::fclose(f);
-  if (got != 8 || png_sig_cmp(sig, 0, 8) != 0)
+  if (got < 8 || png_sig_cmp(head, 0, 8) != 0)
     throw MipsError{fmt::format("{}: not a PNG file (bad signature)", path)};
+  // libpng refuses a zero width or height as "Invalid IHDR data"; say what is wrong instead.
+  auto be32 = [&](int at) {
+    return uint32_t(head[at]) << 24 | uint32_t(head[at + 1]) << 16 | uint32_t(head[at + 2]) << 8 |
+           uint32_t(head[at + 3]);
+  };
+  auto check_size = [&](uint32_t w, uint32_t h) {
+    if (w == 0 || h == 0)
+      throw MipsError{fmt::format("{}: the image has zero size ({}x{})", path, w, h)};
+    if (w > kMipsMaxSide || h > kMipsMaxSide || uint64_t(w) * h > kMipsMaxTexels)
+      throw MipsError{fmt::format("{}: {}x{} is too large (at most {} per side and {} texels)",
+                                  path, w, h, kMipsMaxSide, kMipsMaxTexels)};
+  };
+  // From the header, before libpng allocates or decodes anything.
+  if (got == sizeof head && std::memcmp(head + 12, "IHDR", 4) == 0) check_size(be32(16), be32(20));
 
   png_image image;
   std::memset(&image, 0, sizeof image);
@@ -54,11 +68,12 @@ Rgba8Image ReadPng(const std::string& path) {
     png_image_free(&image);
     throw MipsError{fmt::format("{}: {}", path, why)};
   };
-  if (image.width == 0 || image.height == 0) fail("the image has zero size");
-  if (image.width > kMipsMaxSide || image.height > kMipsMaxSide ||
-      uint64_t(image.width) * image.height > kMipsMaxTexels)
-    fail(fmt::format("{}x{} is too large (at most {} per side and {} texels)", image.width,
-                     image.height, kMipsMaxSide, kMipsMaxTexels));
+  try {
+    check_size(image.width, image.height);  // what libpng read, should the header check miss
+  } catch (...) {
+    png_image_free(&image);
+    throw;
+  }
   if (image.format & PNG_FORMAT_FLAG_LINEAR)
     fail("16-bit PNGs are refused (libpng would treat them as linear light and re-encode them); "
          "convert to 8 bits per channel first");
@@ -167,6 +182,10 @@ int Run(const MipsArgs& args) {
   const Format format = ParseFormat(args.format);
   if (args.srgb && format != Format::R8G8B8A8_UNORM)
     throw MipsError{"--srgb needs --format rgba8 (sRGB is an 8-bit encoding)"};
+  // Every argument is checked before the chain is computed, so a typo costs no work.
+  const DeviceProfile profile = ProfileByName(args.profile);
+  if (std::error_code ec; !fs::create_directories(args.out, ec) && ec)
+    throw MipsError{fmt::format("--out {}: cannot create the folder: {}", args.out, ec.message())};
   const Rgba8Image src = ReadPng(args.input);
 
   Texture2DResource tex(format, src.width, src.height, 0);
@@ -183,7 +202,7 @@ int Run(const MipsArgs& args) {
   Texture2DResource emulated = tex;
   if (args.backend == "emulator" || args.compare) {
     DispatchOptions options;
-    options.profile = ProfileByName(args.profile);
+    options.profile = profile;
     const auto result = examples::GenerateMips(emulated, args.srgb, options);
     fmt::print("emulator (profile {}):\n", args.profile);
     PrintPlan(result.plan);
@@ -262,6 +281,9 @@ int CmdMips(const MipsArgs& args) {
     return Run(args);
   } catch (const MipsError& e) {
     fmt::print(stderr, "waveemu mips: error: {}\n", e.message);
+    return kBadInput;
+  } catch (const UsageError& e) {  // an unknown --profile
+    fmt::print(stderr, "waveemu mips: error: --profile: {}\n", e.what());
     return kBadInput;
   }
 }

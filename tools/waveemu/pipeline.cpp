@@ -635,9 +635,12 @@ void ReadTextureView(const Reader& r, const YAML::Node& n, const std::string& ki
     b.mip_count = r.Integer<uint32_t>(k, "MipLevels");
     if (b.mip_count == 0) r.Fail(k, fmt::format("{}: MipLevels must be at least 1", what));
   }
-  if (srv && b.most_detailed_mip + std::max(b.mip_count, 1u) > t.mip_levels)
+  // Compared by subtraction: the sum of two large uint32 values would wrap past the check.
+  if (srv && (b.most_detailed_mip >= t.mip_levels ||
+              std::max(b.mip_count, 1u) > t.mip_levels - b.most_detailed_mip))
     r.Fail(n, fmt::format("{}: levels {}..{} are outside the texture's {} level(s)", what,
-                          b.most_detailed_mip, b.most_detailed_mip + std::max(b.mip_count, 1u) - 1,
+                          b.most_detailed_mip,
+                          uint64_t(b.most_detailed_mip) + std::max(b.mip_count, 1u) - 1,
                           t.mip_levels));
   if (srv && b.mip_count == 0) b.mip_count = t.mip_levels - b.most_detailed_mip;
   if (const YAML::Node k = n["MipSlice"]; k.IsDefined()) {
