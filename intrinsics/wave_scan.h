@@ -8,8 +8,10 @@
 #include "emulator/emulator.h"
 #include "intrinsics/wave_reduce.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace waveemu {
 
@@ -87,10 +89,73 @@ void ScanWave(const T* x, const WaveLanes& lanes, int present, int W, const Wave
   else ScanWaveInt<Op>(x, lanes, present, out);
 }
 
+/// Exclusive 32-bit integer sum within segments of kSeg lanes (kSeg = min(W, vector length)),
+/// one vector of threads at a time, for the whole group: inactive lanes are zeroed from the mask
+/// bits, a log-step inclusive scan runs inside each segment (lane l adds lane l - k while
+/// l % kSeg >= k), waves longer than a vector carry the last lane's running sum into the next
+/// vector, and subtracting each lane's own (masked) input makes it exclusive. Every lane gets
+/// the sum over the active lanes below it in its wave, as ScanWaveInt writes; padding lanes
+/// beyond N get values that are never observed.
+template <int kSeg, class T, int N>
+void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
+  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  static_assert(64 % L == 0, "a vector of threads must lie in one mask word");
+  // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
+  const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
+  uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
+  const auto iota = hn::Iota(d, 0u);
+  const auto lane_bit = hn::Shl(hn::Set(d, 1u), iota);
+  const auto pos = hn::And(iota, hn::Set(d, uint32_t(kSeg - 1)));  // lane index in its segment
+  // Loop-invariant shuffles: lane l takes lane l - 2^j (steps j = 0 .. log2(kSeg) - 1), or the
+  // last lane (the carry into the next vector of a long wave).
+  constexpr int kSteps = std::countr_zero(unsigned(kSeg));
+  using Idx = decltype(hn::SetTableIndices(d, static_cast<const int32_t*>(nullptr)));
+  Idx down[kSteps > 0 ? kSteps : 1];
+  decltype(hn::FirstN(d, 0)) keep[kSteps > 0 ? kSteps : 1];
+  alignas(64) int32_t idx[L];
+  for (int j = 0; j < kSteps; ++j) {
+    for (int l = 0; l < L; ++l) idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
+    down[j] = hn::SetTableIndices(d, idx);
+    keep[j] = hn::Gt(pos, hn::Set(d, (uint32_t(1) << j) - 1));
+  }
+  for (int l = 0; l < L; ++l) idx[l] = L - 1;
+  const Idx last = hn::SetTableIndices(d, idx);
+  const bool long_wave = W > L;
+  auto carry = hn::Zero(d);
+  for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
+    const uint32_t bits = uint32_t(mask.word(t0 >> 6) >> (t0 & 63));
+    const auto on = hn::TestBit(hn::Set(d, bits), lane_bit);
+    const auto v = hn::IfThenElseZero(on, hn::Load(d, in + t0));
+    auto s = v;
+    for (int j = 0; j < kSteps; ++j)
+      s = hn::Add(s, hn::IfThenElseZero(keep[j], hn::TableLookupLanes(s, down[j])));
+    if (long_wave) {
+      if ((t0 & (W - 1)) == 0) carry = hn::Zero(d);
+      s = hn::Add(s, carry);
+      carry = hn::TableLookupLanes(s, last);
+    }
+    hn::Store(hn::Sub(s, v), d, out + t0);
+  }
+}
+
 /// Exclusive scan of Op within each wave over the lanes in `mask`.
 template <class Op, class T, int N>
 Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                           const WaveFloatPolicy& p) {
+  if constexpr (std::is_same_v<Op, SumOp> && std::is_integral_v<T> && sizeof(T) == 4) {
+    Lanes<T, N> r{NoInit{}};
+    constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
+    switch (std::min(W, L)) {
+      case 1: ScanSum32Segments<1>(x, mask, W, r); return r;
+      case 2: ScanSum32Segments<2>(x, mask, W, r); return r;
+      case 4: ScanSum32Segments<4>(x, mask, W, r); return r;
+      case 8: ScanSum32Segments<8>(x, mask, W, r); return r;
+      case 16: ScanSum32Segments<16>(x, mask, W, r); return r;
+      default: break;  // vectors wider than 16 lanes: the per-wave loop below
+    }
+  }
   Lanes<T, N> r;
   ForEachWave(mask, W, [&](const WaveSlice& w) {
     if (!w.lanes.Any()) return;
