@@ -123,8 +123,8 @@ double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
 
 template <class K>
 void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
-                const std::vector<int32_t>& table, size_t expected_count, double fraction,
-                int wave, double native_ms, std::vector<Row>& rows) {
+                const std::vector<int32_t>& table, size_t expected_count, double fraction, int wave,
+                double native_ms, bool native_failed, std::vector<Row>& rows) {
   Row row;
   row.workload = fmt::format("free_ids_{}", variant);
   row.detail = fmt::format("free {:.1f}", fraction);
@@ -139,6 +139,11 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, buf);
   });
   if (row.failed) row.note += " emulator output WRONG;";
+  // A wrong Highway loop fails every row that shares its time, so the run exits 1.
+  if (native_failed) {
+    row.failed = true;
+    row.note += " native output WRONG;";
+  }
   row.native = native_ms;
 #if WAVEEMU_HAVE_VULKAN_BACKEND
   if (!cfg.no_vulkan) {
@@ -175,21 +180,20 @@ void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
     const std::vector<int32_t> table = MakeRandomIDTable(size, fraction, 42);
     const size_t expected_count = ReferenceFreeIDs(table).size();
     FreeIDsBuffers buf;
-    bool failed = false;
-    const double native_ms = Measure(cfg.repeats, failed, [&] {
-      return RunNativeFreeIDs(table, expected_count, buf);
-    });
-    if (failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
+    bool native_failed = false;
+    const double native_ms = Measure(cfg.repeats, native_failed,
+                                     [&] { return RunNativeFreeIDs(table, expected_count, buf); });
+    if (native_failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
-                                         table, expected_count, fraction, wave, native_ms, rows);
-      FreeIDsRow<ComputeFreeIDsGroupShared<64>>(cfg, "groupshared",
-                                                "tools/bench/hlsl/free_ids_groupshared_2d.hlsl",
-                                                table, expected_count, fraction, wave, native_ms,
-                                                rows);
-      FreeIDsRow<ComputeFreeIDsRaking<64>>(cfg, "raking",
-                                           "tools/bench/hlsl/free_ids_raking_2d.hlsl", table,
-                                           expected_count, fraction, wave, native_ms, rows);
+                                         table, expected_count, fraction, wave, native_ms,
+                                         native_failed, rows);
+      FreeIDsRow<ComputeFreeIDsGroupShared<64>>(
+          cfg, "groupshared", "tools/bench/hlsl/free_ids_groupshared_2d.hlsl", table,
+          expected_count, fraction, wave, native_ms, native_failed, rows);
+      FreeIDsRow<ComputeFreeIDsRaking<64>>(
+          cfg, "raking", "tools/bench/hlsl/free_ids_raking_2d.hlsl", table, expected_count,
+          fraction, wave, native_ms, native_failed, rows);
     }
   }
 }
@@ -511,7 +515,9 @@ void WriteJson(std::FILE* f, const Config& cfg, const std::vector<Row>& rows,
 
 // ------------------------------ --scaling
 
-void Scaling(const Config& cfg) {
+// Returns whether any output was wrong, so main exits 1 as it does for the table.
+bool Scaling(const Config& cfg) {
+  bool any_failed = false;
   fmt::print("Scaling: free-IDs wave kernel (free 0.5) and WaveActiveSum uint (wave 32), median "
              "of {} runs, ns per ID / lane\n",
              cfg.repeats);
@@ -523,12 +529,13 @@ void Scaling(const Config& cfg) {
     const std::vector<int32_t> table = MakeRandomIDTable(size, 0.5, 42);
     const size_t expected_count = ReferenceFreeIDs(table).size();
     FreeIDsBuffers buf;
-    bool failed = false;
-    const double native = Measure(cfg.repeats, failed, [&] {
-      return RunNativeFreeIDs(table, expected_count, buf);
-    });
+    bool native_failed = false;
+    const double native = Measure(cfg.repeats, native_failed,
+                                  [&] { return RunNativeFreeIDs(table, expected_count, buf); });
     const std::vector<uint32_t> in = WaveOpInput<uint32_t>(size);
     for (int wave : {8, 32, 64}) {
+      // Per row: one wrong row must not mark every later row FAILED.
+      bool failed = native_failed;
       const double all = Measure(cfg.repeats, failed, [&] {
         return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 0, buf);
       });
@@ -548,8 +555,10 @@ void Scaling(const Config& cfg) {
       fmt::print("{:<8} {:>4} {:>12.2f} {:>12.2f} {:>12.2f} {:>14.2f} {:>14.2f}{}\n", log2, wave,
                  all * per, one * per, native * per, sum_all * per, sum_one * per,
                  failed ? "  FAILED: output did not match the reference" : "");
+      any_failed |= failed;
     }
   }
+  return any_failed;
 }
 
 }  // namespace
@@ -580,8 +589,7 @@ int main(int argc, char** argv) {
   if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 2;
 
   if (cfg.scaling) {
-    Scaling(cfg);
-    return 0;
+    return Scaling(cfg) ? 1 : 0;
   }
 
 #if WAVEEMU_HAVE_VULKAN_BACKEND
