@@ -421,6 +421,8 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       const hn::ScalableTag<uint32_t> du;
       const hn::ScalableTag<E> de;
       constexpr int L = int(hn::MaxLanes(du));
+      // LoadMaskBits reads the mask from byte i / 8: a vector must cover whole mask bytes
+      // (L = 4 on SSE/NEON-128 would start mid-byte), so narrower targets take the scalar path.
       if constexpr (L % 8 != 0) {
         return false;
       } else {
@@ -446,16 +448,18 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     }
   }
 
-  /// Scatter of a partially active group whose active threads all index in bounds (the append
-  /// pattern `list[start + WavePrefixCountBits(pred)] = x` under if_(pred)): one vector bounds
-  /// check, then one store per active thread with no per-thread branch, in ascending thread
-  /// order so the highest thread's write stays. (Compressing the active values first and
-  /// copying runs of consecutive indices measured slower here: the free-ID kernel's runs are a
-  /// wave's free lanes, a few elements each, and Zen 4 stalls on the compressed buffer.)
-  /// Returns false, having written nothing, when some active index is out of bounds.
+  /// Scatter of a partially active group whose active threads all index in bounds but not as one
+  /// run in thread order (StoreCompressed, tried first, takes the append pattern
+  /// `list[start + WavePrefixCountBits(pred)] = x` with one base per group, the free-ID
+  /// kernel's path): e.g. one base per wave, a permutation, or repeated indices. One vector
+  /// bounds check, then one store per active thread with no per-thread branch, in ascending
+  /// thread order so the highest thread's write to a repeated index stays, as in the scalar
+  /// scatter. Returns false, having written nothing, when some active index is out of bounds:
+  /// the scalar scatter then counts and drops those writes.
   bool StoreInBounds(E* base, const value_type& v, const Mask<N>& mask) const {
     const hn::ScalableTag<uint32_t> du;
     constexpr int LU = int(hn::MaxLanes(du));
+    // LoadMaskBits at byte i / 8 needs vectors of whole mask bytes (see StoreCompressed).
     if constexpr (LU % 8 != 0) {
       return false;
     } else {

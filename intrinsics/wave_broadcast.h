@@ -183,6 +183,8 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
   Mask<N> defined;
   const hn::ScalableTag<int32_t> di;
   constexpr int L = int(hn::MaxLanes(di));
+  // LoadMaskBits/StoreMaskBits work at mask byte i / 8: a vector must cover whole mask bytes,
+  // so targets with fewer than 8 int lanes (SSE/NEON-128) take the scalar loop below.
   if constexpr (L % 8 == 0) {
     // A vector of threads at a time: source lanes, and whether each read is defined (in range,
     // inside the group, and the source in `mask`, looked up in `mask` spread to one int per
@@ -214,6 +216,8 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
       if (defined.IsAll()) {  // the common case: vector gathers, no per-thread policy
         C r = x;
         const hn::ScalableTag<T> d;
+        // Padding threads past N have source -1: Max(src, 0) keeps their gather inside the
+        // array (their result lanes are padding, never read).
         for (int i = 0; i < kPadded; i += L)
           hn::Store(hn::GatherIndex(d, x.data(), hn::Max(hn::Load(di, src_of + i), hn::Zero(di))),
                     d, r.data() + i);
