@@ -162,6 +162,8 @@ void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
   static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
+  // Thread t's wave starts at bit (t & 31) & ~(W - 1) of its 32-bit half (W a power of two
+  // <= 32, so waves never straddle halves): AND-ing the thread's bit with this gives the shift.
   const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
   const auto block = hn::Set(d, W >= 32 ? ~0u : (1u << W) - 1);
   for (int t0 = 0; t0 < padded; t0 += L) {
@@ -169,9 +171,12 @@ void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
     const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
     auto v = hn::And(hn::Shr(hn::Set(d, half), shift), block);
     if constexpr (kPopcount) {
-#if HWY_TARGET == HWY_AVX3 && defined(__AVX512VPOPCNTDQ__)
+#if defined(HWY_COMPILE_ONLY_STATIC) && HWY_TARGET == HWY_AVX3 && defined(__AVX512VPOPCNTDQ__)
       // Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL target; plain AVX3 builds on CPUs that
-      // have the instruction (Zen 4) would otherwise count bits with nibble table lookups.
+      // have the instruction (Zen 4) would otherwise count bits with nibble table lookups. The
+      // raw intrinsic is valid only because HWY_COMPILE_ONLY_STATIC makes HWY_TARGET the one
+      // static target chosen by -march (so v is a 512-bit vector and the compiler enables
+      // VPOPCNTDQ); any other build (dynamic dispatch, AVX2, NEON) takes PopulationCount.
       v = decltype(v){_mm512_popcnt_epi32(v.raw)};
 #else
       v = hn::PopulationCount(v);
@@ -186,6 +191,18 @@ template <int N, class F>
 void ForEachWave(const Mask<N>& m, int W, F&& f) {
   for (int w = 0, first = 0; first < N; ++w, first += W)
     f(WaveSlice{w, first, std::min(W, N - first), LanesOfWave(m, w, W)});
+}
+
+/// Ballot-like results from the bits of each wave: for W <= 32, WaveBlockBits<kPopcount> writes
+/// every thread's block (or its popcount) to out[0, padded) with vector shifts, no per-wave
+/// loop; wider waves (2-4 ballot components) call wide(WaveSlice) once per wave.
+template <bool kPopcount, int N, class Wide>
+void PerWaveBits(const Mask<N>& bits, int W, uint32_t* out, int padded, Wide&& wide) {
+  if (W <= 32) {
+    WaveBlockBits<kPopcount>(bits, W, out, padded);
+    return;
+  }
+  ForEachWave(bits, W, wide);
 }
 
 }  // namespace waveemu

@@ -337,15 +337,11 @@ Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveF
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
 Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
-  const Mask<N> bits = x.mask() & mask;
   Uint<N> r{NoInit{}};
-  if (W <= 32) {
-    WaveBlockBits</*kPopcount=*/true>(bits, W, r.data(), Uint<N>::kPadded);  // vector popcounts
-    return r;
-  }
-  ForEachWave(bits, W, [&](const WaveSlice& w) {
+  const auto wide = [&](const WaveSlice& w) {
     FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
-  });
+  };
+  PerWaveBits</*kPopcount=*/true>(x.mask() & mask, W, r.data(), Uint<N>::kPadded, wide);
   return r;
 }
 
