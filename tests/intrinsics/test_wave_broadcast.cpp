@@ -31,7 +31,7 @@ void SweepReadLaneFirst(int W) {
   using T = typename S::Scalar;
   using St = StoreOf<T>;
   std::mt19937_64 rng(uint64_t(W) * 7919 + N);
-  for (const MaskPattern<N>& p : AllMaskPatterns<N>()) {
+  for (const MaskPattern<N>& p : AllMaskPatterns<N>(W)) {
     const auto in = RandomColumns<T, S::kC, N>([&] { return RandomBits<T>(rng); });
     // Spec: every lane gets expr of the lowest active lane of its wave.
     Columns<St, S::kC, N> expected{};
@@ -79,7 +79,7 @@ void SweepReadLaneAt(int W, bool uniform_index) {
   using St = StoreOf<T>;
   std::mt19937_64 rng(uint64_t(W) * 104729 + N + uniform_index);
   for (const DeviceProfile& profile : kProfiles) {
-    for (const MaskPattern<N>& p : AllMaskPatterns<N>()) {
+    for (const MaskPattern<N>& p : AllMaskPatterns<N>(W)) {
       const auto in = RandomColumns<T, S::kC, N>([&] { return RandomBits<T>(rng); });
       // Mostly in range, some past the wave, one huge index.
       std::array<uint32_t, N> lane;
@@ -136,6 +136,10 @@ TEST_CASE_TEMPLATE("WaveReadLaneFirst gives every active lane the value of its w
                    S, WAVEEMU_ANY_SHAPES) {
   for (int W : kWaveSizes) SweepReadLaneFirst<S, 256>(W);
   for (int W : {16, 32}) SweepReadLaneFirst<S, 24>(W);
+  // Partial last waves: at W = 64 threads 64-99 sit in mask word 1; at W = 128 one wave spans
+  // words 0 and 1. N = 1024 spans 16 mask words.
+  for (int W : kWaveSizes) SweepReadLaneFirst<S, 100>(W);
+  for (int W : {32, 64, 128}) SweepReadLaneFirst<S, 1024>(W);
 }
 
 TEST_CASE("WaveReadLaneFirst: wave 8, odd lanes active, reads lane 1; even lanes keep theirs") {
@@ -189,6 +193,8 @@ TEST_CASE_TEMPLATE("WaveReadLaneAt with a per-thread lane index reads that lane 
                    S, WAVEEMU_ANY_SHAPES) {
   for (int W : kWaveSizes) SweepReadLaneAt<S, 256>(W, false);
   for (int W : {16, 32}) SweepReadLaneAt<S, 24>(W, false);
+  for (int W : kWaveSizes) SweepReadLaneAt<S, 100>(W, false);  // partial waves across mask words
+  for (int W : {32, 64, 128}) SweepReadLaneAt<S, 1024>(W, false);  // 16 mask words
 }
 
 TEST_CASE_TEMPLATE("WaveReadLaneAt with a uniform lane index broadcasts that lane, and undefined "
@@ -196,6 +202,8 @@ TEST_CASE_TEMPLATE("WaveReadLaneAt with a uniform lane index broadcasts that lan
                    S, WAVEEMU_ANY_SHAPES) {
   for (int W : kWaveSizes) SweepReadLaneAt<S, 256>(W, true);
   for (int W : {16, 32}) SweepReadLaneAt<S, 24>(W, true);
+  for (int W : kWaveSizes) SweepReadLaneAt<S, 100>(W, true);      // partial waves across mask words
+  for (int W : {32, 64, 128}) SweepReadLaneAt<S, 1024>(W, true);  // 16 mask words
 }
 
 namespace {

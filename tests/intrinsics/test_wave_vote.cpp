@@ -21,7 +21,7 @@ void SweepVote(int W) {
   std::mt19937_64 rng(uint64_t(W) * 31 + N);
   // Input densities: all false, all true, half, one in eight.
   for (int density : {0, 8, 4, 1}) {
-    for (const MaskPattern<N>& p : AllMaskPatterns<N>()) {
+    for (const MaskPattern<N>& p : AllMaskPatterns<N>(W)) {
       std::array<bool, N> in;
       for (auto& b : in) b = int(rng() % 8) < density;
       // Spec, per wave: any/all over the active lanes; ballot bit l % 32 of component l / 32 for
@@ -70,6 +70,10 @@ TEST_CASE("WaveActiveAnyTrue, WaveActiveAllTrue and WaveActiveBallot match a per
           "the active lanes, under every mask") {
   for (int W : kWaveSizes) SweepVote<256>(W);
   for (int W : {16, 32}) SweepVote<24>(W);
+  // Partial last waves: at W = 64 threads 64-99 sit in mask word 1; at W = 128 one wave spans
+  // words 0 and 1. N = 1024 spans 16 mask words.
+  for (int W : kWaveSizes) SweepVote<100>(W);
+  for (int W : kWaveSizes) SweepVote<1024>(W);
   SweepVote<6>(8);
 }
 

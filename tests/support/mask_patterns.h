@@ -19,10 +19,12 @@ struct MaskPattern {
   Mask<N> mask;
 };
 
-/// all, every other, every third, first n (n = 1, 5, N/2), last thread only, none-but-one-per
-/// -wave is covered by `last`, and three random masks with fixed seeds.
+/// all, every other, every third, first n (n = 1, 5, N/2), last thread only, and three random
+/// masks with fixed seeds. Given the wave size W, also the first lane of each wave and the last
+/// lane of each wave (N - 1 for a partial last wave): one active lane per wave, at the wave's
+/// edges, so an op that drops a wave's first or last lane (lane 63 at W = 64) changes every wave.
 template <int N>
-std::vector<MaskPattern<N>> AllMaskPatterns() {
+std::vector<MaskPattern<N>> AllMaskPatterns(int W = 0) {
   std::vector<MaskPattern<N>> p;
   auto add = [&](std::string name, auto pred) {
     Mask<N> m;
@@ -37,6 +39,10 @@ std::vector<MaskPattern<N>> AllMaskPatterns() {
   add("first 5", [](int t) { return t < 5; });
   add("first half", [](int t) { return t < N / 2; });
   add("last thread only", [](int t) { return t == N - 1; });
+  if (W > 0) {
+    add("first lane of each wave", [W](int t) { return t % W == 0; });
+    add("last lane of each wave", [W](int t) { return t % W == W - 1 || t == N - 1; });
+  }
   for (uint32_t seed : {1u, 2u, 3u}) {
     std::mt19937 rng(seed);
     Mask<N> m;
