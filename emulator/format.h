@@ -6,6 +6,7 @@
 
 #include "emulator/half.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -27,8 +28,10 @@ enum class Format : uint8_t {
 
 /// How float -> UNORM rounds after scaling: D3D's "+0.5, truncate" (round half up, the default)
 /// or round-to-nearest-even (what Vulkan's "should round to nearest" allows).
-/// kHalfDown: ties go down (NVIDIA H100: fl(x·255) = k + 0.5 stores k).
-enum class UnormRounding : uint8_t { kHalfUp, kNearestEven, kHalfDown };
+/// kHalfDown: ties go down. kFixed12HalfDown (NVIDIA H100, probe_sampler_precision): x is first
+/// truncated to 12 fraction bits, q = floor(x·4096), then q·255/4096 rounds with ties down, so
+/// 0.5 + 2^-17 (127.502 after scaling) stores 127; sRGB stores round their curve value half down.
+enum class UnormRounding : uint8_t { kHalfUp, kNearestEven, kHalfDown, kFixed12HalfDown };
 /// How float -> half (R16G16B16A16_FLOAT stores) rounds: D3D's format rule is toward zero;
 /// most GPUs round to nearest even.
 enum class HalfRounding : uint8_t { kTowardZero, kNearestEven };
@@ -75,6 +78,10 @@ inline float UnormToFloat(uint8_t c, UnormDecode decode = UnormDecode::kExact) {
 inline uint8_t FloatToUnorm8(float f, UnormRounding rounding = UnormRounding::kHalfUp) {
   if (std::isnan(f)) return 0;
   float c = f <= 0.0f ? 0.0f : f >= 1.0f ? 1.0f : f;
+  if (rounding == UnormRounding::kFixed12HalfDown) {
+    const uint32_t q = uint32_t(c * 4096.0f);  // exact product; truncation is the rule
+    return uint8_t((q * 255u + 2047u) >> 12);   // ceil(q·255/4096 − 1/2)
+  }
   double scaled = double(c * 255.0f);
   double r = rounding == UnormRounding::kHalfUp      ? std::floor(scaled + 0.5)
              : rounding == UnormRounding::kHalfDown ? std::ceil(scaled - 0.5)
@@ -171,9 +178,11 @@ inline uint8_t FloatToSrgb8(float f, UnormRounding rounding = UnormRounding::kHa
   if (std::isnan(f)) return 0;
   double l = f <= 0.0f ? 0.0 : f >= 1.0f ? 1.0 : double(f);
   double scaled = LinearToSrgbExact(l) * 255.0;
-  double r = rounding == UnormRounding::kHalfUp      ? std::floor(scaled + 0.5)
-             : rounding == UnormRounding::kHalfDown ? std::ceil(scaled - 0.5)
-                                                    : std::nearbyint(scaled);
+  const bool down = rounding == UnormRounding::kHalfDown ||
+                    rounding == UnormRounding::kFixed12HalfDown;  // not measured apart for sRGB
+  double r = rounding == UnormRounding::kHalfUp ? std::floor(scaled + 0.5)
+             : down                             ? std::ceil(scaled - 0.5)
+                                                : std::nearbyint(scaled);
   return uint8_t(r < 0 ? 0 : r > 255 ? 255 : r);
 }
 
@@ -204,6 +213,17 @@ inline uint16_t FloatToHalfBits(float f, HalfRounding rounding) {
 inline float HalfBitsToFloat(uint16_t bits) {
   half h = half::FromBits(bits);
   return float(h);
+}
+
+/// f rounded to the nearest half value (subnormals included), ties away from zero, as a float:
+/// what the NVIDIA H100 returns from filtering an R16G16B16A16_FLOAT texture (HalfFilter).
+/// Beyond the largest half the result is ±infinity (not measured).
+inline float RoundToHalfTiesAway(float f) {
+  if (!std::isfinite(f) || f == 0.0f) return f;
+  const int e = std::max(std::ilogb(f), -14);
+  const double q = std::ldexp(1.0, e - 10);      // the half ulp at f's binade
+  const double r = std::round(double(f) / q) * q;  // std::round: ties away from zero; exact
+  return std::fabs(r) > 65504.0 ? std::copysign(INFINITY, f) : float(r);
 }
 
 }  // namespace waveemu

@@ -103,6 +103,10 @@ enum class FilterArithmetic : uint8_t {
 /// or (NVIDIA H100) with kExactSplitWeights' four weights on the codes, S = Σ code·k, and the
 /// result a 16-bit UNORM value: ((257·S + 128) >> 8) / 65535.
 enum class UnormFilter : uint8_t { kFloat, kFixed8, kUnorm16Result };
+/// What bilinear filtering of R16G16B16A16_FLOAT texels returns: the filter's float result
+/// (kFloat), or (NVIDIA H100, probe_sampler_precision) that result rounded to the nearest half,
+/// ties away from zero (kHalfResult).
+enum class HalfFilter : uint8_t { kFloat, kHalfResult };
 
 /// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
 /// ideal rules.
@@ -113,6 +117,7 @@ struct SamplerModel {
   int lod_fraction_bits = 8;     // LOD as 8.8 fixed point (D3D §7.18.10)
   FilterArithmetic arithmetic = FilterArithmetic::kWeightedSum;
   UnormFilter unorm_filter = UnormFilter::kFloat;
+  HalfFilter half_filter = HalfFilter::kFloat;  // R16G16B16A16_FLOAT under linear filtering
   UnormDecode unorm_decode = UnormDecode::kExact;  // UNORM8 reads (Load and filtering)
   SrgbDecode srgb_decode = SrgbDecode::kExact;     // sRGB8 reads
   // Point sampling with MIRROR / MIRROR_ONCE: false mirrors the texel index floor(u·size) (D3D
@@ -198,13 +203,16 @@ inline DeviceProfile NvidiaProfile() {
   // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8
   // filtered into 16-bit UNORM; sRGB decoded through the device's table; UNORM8 stores round ties
-  // down, half stores toward zero. Not modelled: sRGB filtering's last bit (docs/textures.md).
+  // down, half stores toward zero; run 5 (probe_sampler_precision): UNORM8 stores truncate to 12
+  // fraction bits first, half textures filter to a half result. Not modelled: sRGB filtering's
+  // last bit, and half filtering where the taps cancel (docs/textures.md).
   p.sampler.coordinate_rounding = FixedRounding::kHalfUp;
   p.sampler.arithmetic = FilterArithmetic::kExactSplitWeights;
   p.sampler.unorm_filter = UnormFilter::kUnorm16Result;
   p.sampler.srgb_decode = SrgbDecode::kNvidiaTable;
-  p.sampler.unorm_rounding = UnormRounding::kHalfDown;
+  p.sampler.unorm_rounding = UnormRounding::kFixed12HalfDown;
   p.sampler.half_rounding = HalfRounding::kTowardZero;
+  p.sampler.half_filter = HalfFilter::kHalfResult;
   return p;
 }
 

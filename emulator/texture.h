@@ -488,6 +488,10 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
       }
     }
     if (srgb_alpha16) r[3] = FilterUnorm16(tex, mip, s, m, u, v)[3];
+    // The float result rounded again: exact -> float -> half equals exact -> half unless the float
+    // lands on a half tie, which the probe never hit.
+    if (view == Format::R16G16B16A16_FLOAT && m.half_filter == HalfFilter::kHalfResult)
+      for (float& x : r) x = RoundToHalfTiesAway(x);
     return r;
   };
   // LOD: clamp to the sampler's range and the view's levels, then to fixed point.

@@ -105,3 +105,50 @@ TEST_CASE("float to half rounds toward zero or to nearest even as the model says
   CHECK(FloatToHalfBits(std::ldexp(1.0f, -24), HalfRounding::kTowardZero) == 0x0001);  // denormal
   CHECK(HalfBitsToFloat(0x3C01) == 1.0f + std::ldexp(1.0f, -10));
 }
+
+// ------------------------------ kFixed12HalfDown (NVIDIA H100, H100 run 5)
+// Inputs and codes recorded by probe_sampler_precision on the H100
+// (docs/gpu_runs/2026-11-21-h100-run5/golden/probe_sampler_precision): the expected code is worked
+// by hand as floor(x·4096)·255/4096, ties down.
+TEST_CASE("H100 UNORM8 stores truncate x to 12 fraction bits before scaling, so values just above a tie store the lower code") {
+  struct Case {
+    float x;
+    int device_code;  // what the H100 stored
+  };
+  const Case cases[] = {
+      {0x1.0p-1f, 127},         // 2048·255/4096 = 127.5: tie, down
+      {0x1.00002p-1f, 127},     // 0.5 + 2^-19: still 2048/4096
+      {0x1.0002p-1f, 127},      // 0.5 + 2^-17 (the mip generator's 0.50000763): 2048
+      {0x1.000202p-1f, 127},    // fl(x·255) = 127.5039, yet floor(x·4096) = 2048: tie, down
+      {0x1.00202p-1f, 128},     // floor(x·4096) = 2049: 127.56 -> 128
+      {0x1.819192p-8f, 1},      // floor(24.098) = 24: 1.494 -> 1
+      {0x1.929414p-1f, 200},    // floor(3220.6) = 3220: 200.46 -> 200
+      {0x1.ff1f2p-1f, 255},     // floor(4088.97) = 4088: 254.502 -> 255
+  };
+  for (const Case& c : cases) {
+    INFO("x = " << c.x);
+    const double q = std::floor(double(c.x) * 4096.0);
+    const double hand = std::ceil(q * 255.0 / 4096.0 - 0.5);
+    CHECK(FloatToUnorm8(c.x, UnormRounding::kFixed12HalfDown) == c.device_code);
+    CHECK(hand == c.device_code);
+  }
+  CHECK(FloatToUnorm8(1.0f, UnormRounding::kFixed12HalfDown) == 255);
+  CHECK(FloatToUnorm8(-0.25f, UnormRounding::kFixed12HalfDown) == 0);
+  CHECK(FloatToUnorm8(std::numeric_limits<float>::quiet_NaN(), UnormRounding::kFixed12HalfDown) == 0);
+  // The plain half-down rule on fl(x·255) stores 128 here: the truncation is what differs.
+  CHECK(FloatToUnorm8(0x1.000202p-1f, UnormRounding::kHalfDown) == 128);
+}
+
+// ------------------------------ RoundToHalfTiesAway
+TEST_CASE("rounding a float to the nearest half value sends ties away from zero, subnormals included") {
+  // Hand-worked: halves in [4, 8) are 2^-8 apart, in [64, 128) 2^-4, below 2^-14 2^-24.
+  CHECK(RoundToHalfTiesAway(0x1.0e8p+2f + 0x1.0p-9f) == 0x1.0ecp+2f);   // tie: away
+  CHECK(RoundToHalfTiesAway(-(0x1.0e8p+2f + 0x1.0p-9f)) == -0x1.0ecp+2f);
+  CHECK(RoundToHalfTiesAway(4.2269134521484375f) == 4.2265625f);        // H100 run 5, thread 1
+  CHECK(RoundToHalfTiesAway(123.08467864990234f) == 123.0625f);
+  CHECK(RoundToHalfTiesAway(4.634726792573929e-06f) == 78.0f * 0x1.0p-24f);  // subnormal half
+  CHECK(RoundToHalfTiesAway(0.5f * 0x1.0p-24f) == 0x1.0p-24f);           // the smallest tie
+  CHECK(RoundToHalfTiesAway(0.0f) == 0.0f);
+  CHECK(std::isinf(RoundToHalfTiesAway(65520.0f)));
+  CHECK(RoundToHalfTiesAway(65504.0f) == 65504.0f);
+}
