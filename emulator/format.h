@@ -218,12 +218,12 @@ inline float HalfBitsToFloat(uint16_t bits) {
 /// f rounded to the nearest half value (subnormals included), ties away from zero, as a float:
 /// what the NVIDIA H100 returns from filtering an R16G16B16A16_FLOAT texture (HalfFilter).
 /// Beyond the largest half the result is ±infinity (not measured).
-inline float RoundToHalfTiesAway(float f) {
-  if (!std::isfinite(f) || f == 0.0f) return f;
+inline float RoundToHalfTiesAway(double f) {
+  if (!std::isfinite(f) || f == 0.0) return float(f);
   const int e = std::max(std::ilogb(f), -14);
-  const double q = std::ldexp(1.0, e - 10);      // the half ulp at f's binade
-  const double r = std::round(double(f) / q) * q;  // std::round: ties away from zero; exact
-  return std::fabs(r) > 65504.0 ? std::copysign(INFINITY, f) : float(r);
+  const double q = std::ldexp(1.0, e - 10);  // the half ulp at f's binade
+  const double r = std::round(f / q) * q;    // std::round: ties away from zero; exact
+  return std::fabs(r) > 65504.0 ? float(std::copysign(INFINITY, f)) : float(r);
 }
 
 }  // namespace waveemu

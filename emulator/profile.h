@@ -104,8 +104,10 @@ enum class FilterArithmetic : uint8_t {
 /// result a 16-bit UNORM value: ((257·S + 128) >> 8) / 65535.
 enum class UnormFilter : uint8_t { kFloat, kFixed8, kUnorm16Result };
 /// What bilinear filtering of R16G16B16A16_FLOAT texels returns: the filter's float result
-/// (kFloat), or (NVIDIA H100, probe_sampler_precision) that result rounded to the nearest half,
-/// ties away from zero (kHalfResult).
+/// (kFloat), or (NVIDIA H100, probe_sampler_precision, with kExactSplitWeights) a half: each tap
+/// with a non-zero weight truncated toward zero to a multiple of 2^(E−14), E the exponent of the
+/// largest of them, Σ tap·k / 2^bits exactly, rounded to the nearest half, ties away from zero
+/// (kHalfResult; other arithmetic: its float result rounded so).
 enum class HalfFilter : uint8_t { kFloat, kHalfResult };
 
 /// The sampler's and the format conversions' device parameters. Defaults: the D3D minimums and
@@ -204,8 +206,8 @@ inline DeviceProfile NvidiaProfile() {
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8
   // filtered into 16-bit UNORM; sRGB decoded through the device's table; UNORM8 stores round ties
   // down, half stores toward zero; run 5 (probe_sampler_precision): UNORM8 stores truncate to 12
-  // fraction bits first, half textures filter to a half result. Not modelled: sRGB filtering's
-  // last bit, and half filtering where the taps cancel (docs/textures.md).
+  // fraction bits first, half textures filter to a half result from taps cut to 15 bits below
+  // the largest. Not modelled: sRGB filtering's last bit (docs/textures.md).
   p.sampler.coordinate_rounding = FixedRounding::kHalfUp;
   p.sampler.arithmetic = FilterArithmetic::kExactSplitWeights;
   p.sampler.unorm_filter = UnormFilter::kUnorm16Result;

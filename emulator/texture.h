@@ -380,6 +380,24 @@ inline float ExactWeightedSum(const std::array<float, 4>& t, const std::array<in
   return RoundToFloatTiesAway(std::ldexp(hi, -bits), std::ldexp(lo, -bits));
 }
 
+/// HalfFilter::kHalfResult with the split weights (NVIDIA H100, probe_sampler_precision: 16384 of
+/// 16384): the taps with a non-zero weight truncated toward zero to multiples of 2^(E−14), E the
+/// largest one's exponent; Σ tap·k / 2^bits (exact in double: every term is a multiple of
+/// 2^(E−14−bits) below 2^(E+1)) rounded to a half, ties away. nullopt for inf/NaN taps.
+inline std::optional<float> HalfTapSum(const std::array<float, 4>& t,
+                                       const std::array<int64_t, 4>& k, int bits) {
+  int e_max = INT32_MIN;
+  for (size_t i = 0; i < 4; ++i) {
+    if (!std::isfinite(t[i])) return std::nullopt;
+    if (k[i] != 0 && t[i] != 0.0f) e_max = std::max(e_max, std::ilogb(t[i]));
+  }
+  if (e_max == INT32_MIN) return 0.0f;
+  const double q = std::ldexp(1.0, e_max - 14);
+  double sum = 0.0;
+  for (size_t i = 0; i < 4; ++i) sum += std::trunc(double(t[i]) / q) * double(k[i]);
+  return RoundToHalfTiesAway(std::ldexp(sum * q, -bits));
+}
+
 /// R8G8B8A8_UNORM filtered with the split weights on the codes into a 16-bit UNORM result
 /// (UnormFilter::kUnorm16Result, NVIDIA H100): ((257·Σ code·k + 128) >> 8) / 65535.
 inline std::array<float, 4> FilterUnorm16(const Texture2DResource& tex, uint32_t mip,
@@ -488,10 +506,17 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
       }
     }
     if (srgb_alpha16) r[3] = FilterUnorm16(tex, mip, s, m, u, v)[3];
-    // The float result rounded again: exact -> float -> half equals exact -> half unless the float
-    // lands on a half tie, which the probe never hit.
-    if (view == Format::R16G16B16A16_FLOAT && m.half_filter == HalfFilter::kHalfResult)
-      for (float& x : r) x = RoundToHalfTiesAway(x);
+    if (view == Format::R16G16B16A16_FLOAT && m.half_filter == HalfFilter::kHalfResult) {
+      if (m.arithmetic == FilterArithmetic::kExactSplitWeights && m.quantise_weights) {
+        const int bits = m.subtexel_bits;
+        const double one = std::ldexp(1.0, bits);
+        const auto kw = SplitWeights(int64_t(double(wu1) * one), int64_t(double(wv1) * one), bits);
+        for (size_t k = 0; k < 4; ++k)
+          r[k] = HalfTapSum({a[k], b[k], c[k], d[k]}, kw, bits).value_or(RoundToHalfTiesAway(r[k]));
+      } else {
+        for (float& x : r) x = RoundToHalfTiesAway(x);
+      }
+    }
     return r;
   };
   // LOD: clamp to the sampler's range and the view's levels, then to fixed point.

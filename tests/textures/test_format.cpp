@@ -1,9 +1,11 @@
 // test_format.cpp -- UNORM8, sRGB and half conversions at their exact boundaries. Expected values
 // are worked by hand or computed here from the spec's formula (semantics.md §4.2).
 #include "emulator/format.h"
+#include "emulator/texture.h"
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -151,4 +153,20 @@ TEST_CASE("rounding a float to the nearest half value sends ties away from zero,
   CHECK(RoundToHalfTiesAway(0.0f) == 0.0f);
   CHECK(std::isinf(RoundToHalfTiesAway(65520.0f)));
   CHECK(RoundToHalfTiesAway(65504.0f) == 65504.0f);
+}
+
+// ------------------------------ HalfTapSum (HalfFilter::kHalfResult)
+TEST_CASE("H100 half-texture filtering cuts the taps to 2^(E-14) below the largest before summing") {
+  // probe_sampler_precision, g channel, weights U = 222, V = 14 (split: 32, 210, 2, 12); the H100
+  // returned 14.7109375 (docs/gpu_runs/2026-11-21-h100-run5). By hand: E = 6 (124.125), grid
+  // 2^-8; -0.82275390625 -> -0.8203125 (-210.6 -> -210), -0.02093505859375 -> -0.01953125;
+  // 124.125·32 - 0.8203125·210 - 17.25·2 - 0.01953125·12 = 3765, / 256 = 14.70703125, a tie
+  // between halves 2^-7 apart: away -> 14.7109375. The uncut exact sum, 14.70705..., gives 14.703125.
+  const std::array<float, 4> taps{124.125f, -0.82275390625f, -17.25f, -0.02093505859375f};
+  const auto k = texture_detail::SplitWeights(222, 14, 8);
+  CHECK(k == std::array<int64_t, 4>{32, 210, 2, 12});
+  CHECK(texture_detail::HalfTapSum(taps, k, 8).value() == 14.7109375f);
+  // U = V = 0: only the first tap has a weight, and comes back whole.
+  CHECK(texture_detail::HalfTapSum(taps, texture_detail::SplitWeights(0, 0, 8), 8).value() == 124.125f);
+  CHECK(!texture_detail::HalfTapSum({INFINITY, 0, 0, 0}, k, 8).has_value());
 }
