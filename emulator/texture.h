@@ -442,6 +442,13 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
                                              const SamplerState& s, const SamplerModel& m,
                                              float u, float v, float lod) {
   using namespace texture_detail;
+  // 1 << bits and the U*V products of the split weights need small bit counts; 24 covers every
+  // device measured (8) and a float's mantissa.
+  if (m.subtexel_bits < 1 || m.subtexel_bits > 24 || m.lod_fraction_bits < 0 ||
+      m.lod_fraction_bits > 24)
+    throw UsageError(fmt::format("SamplerModel: subtexel_bits {} must be 1..24 and "
+                                 "lod_fraction_bits {} 0..24", m.subtexel_bits,
+                                 m.lod_fraction_bits));
   u = ReduceRange(u, s.address_u);
   v = ReduceRange(v, s.address_v);
   auto fetch = [&](uint32_t mip, int64_t x, int64_t y) -> std::array<float, 4> {
@@ -520,9 +527,12 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
     return r;
   };
   // LOD: clamp to the sampler's range and the view's levels, then to fixed point.
+  // The sampler's [MinLOD, MaxLOD] first, then the view's levels: std::clamp with the two ranges
+  // merged would be undefined when they do not overlap (e.g. MaxLOD < 0).
   float max_level = float(mip_count - 1);
   if (std::isnan(lod)) lod = 0.0f;
-  lod = std::clamp(lod, std::max(0.0f, s.min_lod), std::min(max_level, s.max_lod));
+  lod = std::min(std::max(lod, s.min_lod), s.max_lod);
+  lod = std::clamp(lod, 0.0f, max_level);
   double one = std::ldexp(1.0, m.lod_fraction_bits);
   double fixed_lod = std::floor(double(lod) * one);
   if (s.filter != Filter::MIN_MAG_MIP_LINEAR) {
@@ -646,9 +656,11 @@ class Texture2D {
     if (!ViewCompatible(tex.format(), view))
       throw UsageError(fmt::format("Texture2D: a {} view cannot read a {} texture",
                                    InfoOf(view).name, InfoOf(tex.format()).name));
-    if (mip_count == 0 || first_mip + mip_count > tex.mip_levels())
+    // By subtraction: first_mip + mip_count could wrap around uint32.
+    if (mip_count == 0 || first_mip >= tex.mip_levels() ||
+        mip_count > tex.mip_levels() - first_mip)
       throw UsageError(fmt::format("Texture2D: mips {}..{} are outside the texture's {} levels",
-                                   first_mip, first_mip + mip_count, tex.mip_levels()));
+                                   first_mip, uint64_t(first_mip) + mip_count, tex.mip_levels()));
     texture_detail::CheckFormat<T>(view, "Texture2D");
   }
 

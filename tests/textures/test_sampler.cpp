@@ -141,6 +141,29 @@ TEST_CASE("SampleLevel picks the nearest mip with point mip filtering and blends
   CHECK(Sample(t, linear_mip, 0.25f, 0.5f, 0.25f) == 28.75f);
 }
 
+TEST_CASE("a sampler LOD range outside the view's levels clamps to the nearest level, and bad "
+          "models and mip ranges are refused") {
+  const auto t = Row4();  // mips: [0, 10, 20, 30], [100, 200], [1000]
+  auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  // D3D clamps the LOD to [MinLOD, MaxLOD] and then to the levels that exist: MaxLOD -1 gives
+  // level 0, MinLOD 5 the last level.
+  s.min_lod = -2.0f;
+  s.max_lod = -1.0f;
+  CHECK(Sample(t, s, 0.25f, 0.5f, 1.0f) == 5.0f);
+  s.min_lod = 5.0f;
+  s.max_lod = 6.0f;
+  CHECK(Sample(t, s, 0.25f, 0.5f, 0.0f) == 1000.0f);
+  SamplerModel bad;
+  bad.subtexel_bits = 40;
+  CHECK_THROWS_WITH_AS(Sample(t, Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP),
+                              0.3f, 0.5f, 0.0f, bad),
+                       "SamplerModel: subtexel_bits 40 must be 1..24 and lod_fraction_bits 8 0..24",
+                       UsageError);
+  CHECK_THROWS_WITH_AS(Texture2D<float>(t, t.format(), 1, 4294967295u, TextureOptions{}),
+                       "Texture2D: mips 1..4294967296 are outside the texture's 3 levels",
+                       UsageError);
+}
+
 // ------------------------------------------------------------------------------------------------
 // The probe that measures devices (examples/generate_mips/SamplerProbe.hlsl), run on the model.
 
