@@ -8,6 +8,7 @@
 #include "tools/waveemu/hlsl_compile.h"
 #include "tools/waveemu/mips_vulkan.h"
 #include "tools/waveemu/vulkan_backend.h"
+#include "tests/oracle/vulkan_test_support.h"
 
 #include "emulator/profile.h"
 
@@ -22,36 +23,6 @@
 namespace waveemu::oracle {
 namespace {
 
-constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-
-const std::string& SkipReason() {
-  static const std::string reason = []() -> std::string {
-    if (!std::getenv("VK_DRIVER_FILES") && !std::getenv("VK_ICD_FILENAMES") &&
-        std::filesystem::exists(kLavapipeIcd))
-      setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
-    if (!FindGlslangValidator()) return "glslangValidator not found (apt-get install glslang-tools)";
-    try {
-      const auto devices = ListVulkanDevices();
-      if (devices.empty()) return "no Vulkan device (apt-get install mesa-vulkan-drivers)";
-      if (devices.front().name.find("llvmpipe") == std::string::npos)
-        return fmt::format("the first Vulkan device is '{}', not lavapipe (set VK_DRIVER_FILES={})",
-                           devices.front().name, kLavapipeIcd);
-    } catch (const VulkanBackendError& e) {
-      return e.what();
-    }
-    return "";
-  }();
-  return reason;
-}
-
-#define WAVEEMU_REQUIRE_LAVAPIPE_OR_SKIP()                                 \
-  do {                                                                     \
-    if (!SkipReason().empty()) {                                           \
-      if (std::getenv("WAVEEMU_REQUIRE_VULKAN")) FAIL(SkipReason());       \
-      MESSAGE("skipped: " << SkipReason());                                \
-      return;                                                              \
-    }                                                                      \
-  } while (0)
 
 // Level 0: smooth gradients in R and G, a 3x3 checkerboard in B, alpha ramp; every value k / 255,
 // so UNORM and float textures start from the same numbers.

@@ -10,6 +10,7 @@
 #include "tools/waveemu/hlsl_compile.h"
 #include "tools/waveemu/vulkan_backend.h"
 #include "tools/waveemu/vulkan_fragment.h"
+#include "tests/oracle/vulkan_test_support.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -28,39 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::kRecordWords;
 
-constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-
 // Only lavapipe, unless the caller chose ICDs: the measured packing is lavapipe's.
-const bool kIcdChosen = [] {
-  if (!std::getenv("VK_DRIVER_FILES") && !std::getenv("VK_ICD_FILENAMES") &&
-      fs::exists(kLavapipeIcd))
-    setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
-  return true;
-}();
-
-// Why the Vulkan tests cannot run here, or "" when they can.
-const std::string& SkipReason() {
-  static const std::string reason = []() -> std::string {
-    if (!FindGlslangValidator()) return "glslangValidator not found (apt-get install glslang-tools)";
-    try {
-      if (ListVulkanDevices().empty())
-        return "no Vulkan device (apt-get install mesa-vulkan-drivers for lavapipe)";
-    } catch (const VulkanBackendError& e) {
-      return e.what();
-    }
-    return "";
-  }();
-  return reason;
-}
-
-#define WAVEEMU_REQUIRE_VULKAN_OR_SKIP()                             \
-  do {                                                               \
-    if (!SkipReason().empty()) {                                     \
-      if (std::getenv("WAVEEMU_REQUIRE_VULKAN")) FAIL(SkipReason()); \
-      MESSAGE("skipped: " << SkipReason());                          \
-      return;                                                        \
-    }                                                                \
-  } while (0)
+const bool kIcdChosen = vktest::PreferLavapipe();
 
 fs::path PixelShaderPath(const std::string& name) {
   return fs::path(__FILE__).parent_path().parent_path() / "pixel" / name;

@@ -7,6 +7,7 @@
 #include "tools/waveemu/hlsl_compile.h"
 #include "tools/waveemu/spirv_rewrite.h"
 #include "tools/waveemu/vulkan_backend.h"
+#include "tests/oracle/vulkan_test_support.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -32,15 +33,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-
 // Only lavapipe, unless the caller chose ICDs: the tests' lavapipe facts need that device.
-const bool kIcdChosen = [] {
-  if (!std::getenv("VK_DRIVER_FILES") && !std::getenv("VK_ICD_FILENAMES") &&
-      fs::exists(kLavapipeIcd))
-    setenv("VK_DRIVER_FILES", kLavapipeIcd, 1);
-  return true;
-}();
+const bool kIcdChosen = vktest::PreferLavapipe();
 
 fs::path ShaderPath(const std::string& name) {
   return fs::path(__FILE__).parent_path() / "shaders" / name;
@@ -53,29 +47,6 @@ std::string ReadText(const fs::path& p) {
   return s.str();
 }
 
-// Why the Vulkan tests cannot run here, or "" when they can.
-const std::string& SkipReason() {
-  static const std::string reason = []() -> std::string {
-    if (!FindGlslangValidator()) return "glslangValidator not found (apt-get install glslang-tools)";
-    try {
-      if (ListVulkanDevices().empty())
-        return "no Vulkan device (apt-get install mesa-vulkan-drivers for lavapipe)";
-    } catch (const VulkanBackendError& e) {
-      return e.what();
-    }
-    return "";
-  }();
-  return reason;
-}
-
-#define WAVEEMU_REQUIRE_VULKAN_OR_SKIP()                                         \
-  do {                                                                           \
-    if (!SkipReason().empty()) {                                                 \
-      if (std::getenv("WAVEEMU_REQUIRE_VULKAN")) FAIL(SkipReason());             \
-      MESSAGE("skipped: " << SkipReason());                                      \
-      return;                                                                    \
-    }                                                                            \
-  } while (0)
 
 // The device RunOnVulkan picks with default options.
 VulkanDeviceInfo DefaultDevice() {
