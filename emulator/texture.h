@@ -435,20 +435,25 @@ inline std::array<float, 4> FilterUnorm16(const Texture2DResource& tex, uint32_t
 
 }  // namespace texture_detail
 
-/// SampleLevel on one thread: texel values of `view` at normalised (u, v), mip level `lod`
-/// (relative to the view's most detailed mip `first_mip`, `mip_count` levels).
-inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Format view,
-                                             uint32_t first_mip, uint32_t mip_count,
-                                             const SamplerState& s, const SamplerModel& m,
-                                             float u, float v, float lod) {
-  using namespace texture_detail;
-  // 1 << bits and the U*V products of the split weights need small bit counts; 24 covers every
-  // device measured (8) and a float's mantissa.
+/// Refuses a model whose bit counts the arithmetic cannot take: 1 << bits and the U*V products
+/// of the split weights need small counts; 24 covers every device measured (8) and a float's
+/// mantissa.
+inline void CheckSamplerModel(const SamplerModel& m) {
   if (m.subtexel_bits < 1 || m.subtexel_bits > 24 || m.lod_fraction_bits < 0 ||
       m.lod_fraction_bits > 24)
     throw UsageError(fmt::format("SamplerModel: subtexel_bits {} must be 1..24 and "
                                  "lod_fraction_bits {} 0..24", m.subtexel_bits,
                                  m.lod_fraction_bits));
+}
+
+namespace texture_detail {
+/// SampleLevelTexel without the model check, for the per-thread loop of a group's
+/// SampleLevel, which checks the model once per call.
+inline std::array<float, 4> SampleLevelTexelUnchecked(const Texture2DResource& tex, Format view,
+                                                      uint32_t first_mip, uint32_t mip_count,
+                                                      const SamplerState& s,
+                                                      const SamplerModel& m, float u, float v,
+                                                      float lod) {
   u = ReduceRange(u, s.address_u);
   v = ReduceRange(v, s.address_v);
   auto fetch = [&](uint32_t mip, int64_t x, int64_t y) -> std::array<float, 4> {
@@ -547,6 +552,18 @@ inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Forma
   auto r1 = sample_mip(first_mip + l0 + 1);
   for (size_t k = 0; k < 4; ++k) r0[k] = r0[k] * (1.0f - f) + r1[k] * f;
   return r0;
+}
+}  // namespace texture_detail
+
+/// SampleLevel on one thread: texel values of `view` at normalised (u, v), mip level `lod`
+/// (relative to the view's most detailed mip `first_mip`, `mip_count` levels).
+inline std::array<float, 4> SampleLevelTexel(const Texture2DResource& tex, Format view,
+                                             uint32_t first_mip, uint32_t mip_count,
+                                             const SamplerState& s, const SamplerModel& m,
+                                             float u, float v, float lod) {
+  CheckSamplerModel(m);
+  return texture_detail::SampleLevelTexelUnchecked(tex, view, first_mip, mip_count, s, m, u, v,
+                                                 lod);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -713,10 +730,12 @@ class Texture2D {
     static_assert(!texture_detail::kUintTexel<T>, "SampleLevel needs a float texture");
     const Lanes<float, N> lods(lod);  // HLSL converts the uint/float LOD to float
     const SamplerModel& model = texture_detail::ModelFor<N>(model_);
+    CheckSamplerModel(model);  // once per call, not per thread
     PerThreadOf<T, N> r{};
     CurrentMask<N>().ForEach([&](int t) {
-      auto texel = SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s, model,
-                                    uv.x.lane(t), uv.y.lane(t), lods.lane(t));
+      auto texel = texture_detail::SampleLevelTexelUnchecked(*tex_, view_, first_mip_, mip_count_,
+                                                           s, model, uv.x.lane(t), uv.y.lane(t),
+                                                           lods.lane(t));
       SetLane<T, N>(r, t, texture_detail::MakeTexel<T>(texel));
     });
     return r;
