@@ -133,19 +133,8 @@ struct SystemValues {
     } else if constexpr (std::is_same_v<P, SV_GroupIndex<N>>) {
       return (group_index);
     } else if constexpr (std::is_same_v<P, SV_DispatchThreadID<N>>) {
-      // Written in place, a vector at a time: building it from Lanes expressions costs three
-      // temporaries and their copies per component, for every group.
       SV_DispatchThreadID<N> d;
-      const uint32_t base[3] = {gid.x * K::numthreads.x, gid.y * K::numthreads.y,
-                                gid.z * K::numthreads.z};
-      const hn::ScalableTag<uint32_t> du;
-      for (int c = 0; c < 3; ++c) {
-        const auto b = hn::Set(du, base[c]);
-        const uint32_t* in = group_thread_id[c].data();
-        uint32_t* out = d[c].data();
-        for (int i = 0; i < Uint<N>::kPadded; i += int(hn::Lanes(du)))
-          hn::Store(hn::Add(hn::Load(du, in + i), b), du, out + i);
-      }
+      for (int c = 0; c < 3; ++c) SetDispatchThreadComponent(d, c, gid);
       return d;
     } else {
       static_assert(kDependentFalse<P>,
@@ -153,10 +142,55 @@ struct SystemValues {
                     "SV_DispatchThreadID<N> or SV_GroupIndex<N>, with N = threads per group");
     }
   }
+
+  /// Component c of SV_DispatchThreadID for group `gid`, written in place a vector at a time
+  /// (from Lanes expressions it costs three temporaries and their copies per component).
+  void SetDispatchThreadComponent(SV_DispatchThreadID<N>& d, int c, uint3 gid) const {
+    const uint32_t group[3] = {gid.x, gid.y, gid.z};
+    const uint32_t size[3] = {K::numthreads.x, K::numthreads.y, K::numthreads.z};
+    const hn::ScalableTag<uint32_t> du;
+    const auto base = hn::Set(du, group[c] * size[c]);
+    const uint32_t* in = group_thread_id[c].data();
+    uint32_t* out = d[c].data();
+    for (int i = 0; i < Uint<N>::kPadded; i += int(hn::Lanes(du)))
+      hn::Store(hn::Add(hn::Load(du, in + i), base), du, out + i);
+  }
+};
+
+/// The system values one worker passes to the groups it runs, in order. SV_DispatchThreadID is
+/// kept from group to group and only the components whose group id changed are rewritten: in a
+/// 1-D dispatch that is x alone (a third of the work, for a value every group needs). main()
+/// receives it by value or const reference, so a group cannot change what the next one sees.
+template <class K, int N>
+class WorkerSystemValues {
+ public:
+  explicit WorkerSystemValues(const SystemValues<K, N>& shared) : shared_(shared) {}
+
+  template <class P>
+  decltype(auto) Make(uint3 gid) {
+    if constexpr (std::is_same_v<P, SV_DispatchThreadID<N>>) {
+      const uint32_t now[3] = {gid.x, gid.y, gid.z};
+      for (int c = 0; c < 3; ++c) {
+        if (!valid_ || now[c] != held_[c])
+          shared_.SetDispatchThreadComponent(dispatch_thread_id_, c, gid);
+        held_[c] = now[c];
+      }
+      valid_ = true;
+      return std::as_const(dispatch_thread_id_);
+    } else {
+      return shared_.template Make<P>(gid);
+    }
+  }
+
+ private:
+  const SystemValues<K, N>& shared_;
+  SV_DispatchThreadID<N> dispatch_thread_id_;
+  uint32_t held_[3] = {0, 0, 0};  // the group id components dispatch_thread_id_ holds
+  bool valid_ = false;
 };
 
 template <class K, int N, class... Args>
-void InvokeMain(const K& kernel, void (K::*)(Args...) const, const SystemValues<K, N>& sv,
+void InvokeMain(const K& kernel, void (K::*)(Args...) const, WorkerSystemValues<K, N>& sv,
                 uint3 gid) {
   kernel.main(sv.template Make<std::remove_cvref_t<Args>>(gid)...);
 }
@@ -177,12 +211,21 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
                     [&](uint64_t begin, uint64_t end) {
                       GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
                       ScopedGroup<N> scope(state);
+                      detail::WorkerSystemValues<K, N> worker_sv(sv);
+                      // The group id of `begin` by division, then counted up (x fastest):
+                      // three 64-bit divisions per group were a visible share of small groups.
+                      uint3 gid{uint32_t(begin % groups.x), uint32_t(begin / groups.x % groups.y),
+                                uint32_t(begin / (uint64_t(groups.x) * groups.y))};
                       for (uint64_t g = begin; g < end; ++g) {
-                        const uint3 gid{uint32_t(g % groups.x),
-                                        uint32_t(g / groups.x % groups.y),
-                                        uint32_t(g / (uint64_t(groups.x) * groups.y))};
                         state.Reset(gid);
-                        detail::InvokeMain(kernel, &K::main, sv, gid);
+                        detail::InvokeMain(kernel, &K::main, worker_sv, gid);
+                        if (++gid.x == groups.x) {
+                          gid.x = 0;
+                          if (++gid.y == groups.y) {
+                            gid.y = 0;
+                            ++gid.z;
+                          }
+                        }
                       }
                     });
   DispatchResult r;

@@ -21,6 +21,7 @@
 #include <functional>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 namespace waveemu {
 
@@ -49,19 +50,29 @@ struct NoInit {};
 
 namespace detail {
 
-/// Copies kBytes from src to dst a vector at a time. GCC calls memcpy for these sizes (256
-/// bytes is one Uint<64>), and per-statement copies of per-thread values are hot enough for the
-/// call to show; this loop has a constant trip count and unrolls. The tail uses memcpy of a
-/// constant size below one vector, which GCC inlines.
+template <class D, size_t... I>
+HWY_INLINE void CopyVectors(D d, uint8_t* HWY_RESTRICT out, const uint8_t* HWY_RESTRICT in,
+                            std::index_sequence<I...>) {
+  constexpr size_t kVec = hn::MaxLanes(D());
+  (void)d;  // unused when the copy is shorter than one vector (no I)
+  (hn::StoreU(hn::LoadU(d, in + I * kVec), d, out + I * kVec), ...);
+}
+
+/// Copies kBytes from src to dst a vector at a time. Per-statement copies of per-thread values
+/// (256 bytes for one Uint<64>) are hot; GCC turns both a memcpy and a copy loop into a call to
+/// memmove for these sizes (loop distribution recognises the loop), so the vectors are expanded
+/// by a fold instead: no loop to recognise. The tail uses memcpy of a constant size below one
+/// vector, which GCC inlines.
 template <size_t kBytes>
-inline void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) {
+HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) {
   const hn::ScalableTag<uint8_t> d;
   constexpr size_t kVec = hn::MaxLanes(d);
-  constexpr size_t kFull = kBytes / kVec * kVec;
+  constexpr size_t kFull = kBytes / kVec;
   auto* out = static_cast<uint8_t*>(dst);
   const auto* in = static_cast<const uint8_t*>(src);
-  for (size_t i = 0; i < kFull; i += kVec) hn::StoreU(hn::LoadU(d, in + i), d, out + i);
-  if constexpr (kBytes % kVec != 0) std::memcpy(out + kFull, in + kFull, kBytes % kVec);
+  CopyVectors(d, out, in, std::make_index_sequence<kFull>());
+  if constexpr (kBytes % kVec != 0)
+    std::memcpy(out + kFull * kVec, in + kFull * kVec, kBytes % kVec);
 }
 
 }  // namespace detail
@@ -97,9 +108,14 @@ class Lanes {
   template <class U>
     requires(!std::is_same_v<U, T>)
   explicit Lanes(const Lanes<U, N>& other) {
-    Fill(T{});
-    for (int t = 0; t < kPadded && t < Lanes<U, N>::kPadded; ++t)
-      v_[t] = Lanes<U, N>::template ConvertScalarTo<T>(other.data()[t]);
+    if constexpr (std::is_integral_v<T> && std::is_integral_v<U> && sizeof(T) == sizeof(U)) {
+      // int <-> uint of one width keeps the bits (C++20 wraps as HLSL does): a copy, no loop.
+      detail::CopyBytes<sizeof(v_)>(v_, other.data());
+    } else {
+      Fill(T{});
+      for (int t = 0; t < kPadded && t < Lanes<U, N>::kPadded; ++t)
+        v_[t] = Lanes<U, N>::template ConvertScalarTo<T>(other.data()[t]);
+    }
   }
   /// (uint)b: 1 for true, 0 for false.
   explicit Lanes(const Bool<N>& b);
@@ -128,7 +144,7 @@ class Lanes {
       constexpr int L = int(hn::MaxLanes(d));
       if constexpr (L % 8 == 0) {
         for (int i = 0; i < N; i += L) {
-          const auto m = hn::LoadMaskBits(d, mask.bytes() + i / 8);
+          const auto m = MaskOfBits(d, mask.word(i >> 6) >> (i & 63));
           hn::Store(hn::IfThenElse(m, hn::Load(d, other.v_ + i), hn::Load(d, v_ + i)), d, v_ + i);
         }
         return;
@@ -308,9 +324,14 @@ Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp, ScalarC
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     if constexpr (L % 8 == 0) {
-      for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
-        hn::StoreMaskBits(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
-                          m.bytes() + i / 8);
+      // Mask bits gathered in a register, a word written once (see BitsOfMask).
+      for (int w = 0; w < Mask<N>::kWords; ++w) {
+        uint64_t word = 0;
+        for (int i = w * 64; i < std::min(w * 64 + 64, Lanes<T, N>::kPadded); i += L)
+          word |= BitsOfMask(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)))
+                  << (i & 63);
+        m.word(w) = word;
+      }
       m.Normalize();
       return Bool<N>::FromMask(m);
     }
@@ -611,7 +632,7 @@ Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>&
     if constexpr (L % 8 == 0) {
       Lanes<T, N> r{NoInit{}};
       for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
-        hn::Store(hn::IfThenElse(hn::LoadMaskBits(d, cond.mask().bytes() + i / 8),
+        hn::Store(hn::IfThenElse(MaskOfBits(d, cond.mask().word(i >> 6) >> (i & 63)),
                                  hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
                   d, r.data() + i);
       return r;

@@ -10,10 +10,64 @@
 #endif
 #include <hwy/highway.h>
 
+#include <cstdint>
+
 namespace waveemu {
 namespace hn = hwy::HWY_NAMESPACE;
 
 /// Widest vector of the static target, in bytes; Lanes storage is padded to a multiple of it.
 inline constexpr int kVectorBytes = 64;
 static_assert(HWY_MAX_BYTES <= kVectorBytes, "Lanes padding assumes vectors of at most 64 bytes");
+
+// Masks as bits in a register. Highway 1.0.3 moves masks to and from bits only through memory
+// (StoreMaskBits/LoadMaskBits, a byte at a time); a Mask<N> word written that way and then read
+// whole stalls store forwarding, on every comparison. On AVX-512 a vector mask already is a bit
+// register, so these are register moves there and the memory route elsewhere.
+
+/// The lanes of m as bits, lane i in bit i (at most 64 lanes).
+template <class D>
+HWY_INLINE uint64_t BitsOfMask(D d, hn::Mask<D> m) {
+  static_assert(hn::MaxLanes(D()) <= 64, "a mask of at most 64 lanes fits one word");
+#if HWY_TARGET <= HWY_AVX3
+  (void)d;
+  return uint64_t(m.raw);
+#else
+  uint8_t bytes[8] = {};
+  hn::StoreMaskBits(d, m, bytes);
+  uint64_t bits = 0;
+  for (int i = 7; i >= 0; --i) bits = bits << 8 | bytes[i];
+  return bits;
+#endif
+}
+
+/// The mask whose lane i is bit i of bits (bits at or beyond the lane count are ignored).
+template <class D>
+HWY_INLINE hn::Mask<D> MaskOfBits(D d, uint64_t bits) {
+  static_assert(hn::MaxLanes(D()) <= 64, "a mask of at most 64 lanes fits one word");
+#if HWY_TARGET <= HWY_AVX3
+  (void)d;
+  using Raw = decltype(hn::Mask<D>().raw);
+  return hn::Mask<D>{static_cast<Raw>(bits)};
+#else
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = uint8_t(bits >> (8 * i));
+  return hn::LoadMaskBits(d, bytes);
+#endif
+}
+
+/// Per-lane population count of 32-bit lanes. Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL
+/// target; plain AVX3 builds on CPUs that have the instruction (Zen 4) would otherwise count
+/// bits with nibble table lookups. The raw intrinsic is valid only because
+/// HWY_COMPILE_ONLY_STATIC makes HWY_TARGET the one static target chosen by -march (so the
+/// vector is 512 bits and the compiler enables VPOPCNTDQ); any other build takes
+/// PopulationCount.
+template <class V>
+HWY_INLINE V PopulationCount32(V v) {
+#if defined(HWY_COMPILE_ONLY_STATIC) && HWY_TARGET == HWY_AVX3 && defined(__AVX512VPOPCNTDQ__)
+  return V{_mm512_popcnt_epi32(v.raw)};
+#else
+  return hn::PopulationCount(v);
+#endif
+}
+
 }  // namespace waveemu

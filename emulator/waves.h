@@ -170,18 +170,7 @@ void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
     const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
     const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
     auto v = hn::And(hn::Shr(hn::Set(d, half), shift), block);
-    if constexpr (kPopcount) {
-#if defined(HWY_COMPILE_ONLY_STATIC) && HWY_TARGET == HWY_AVX3 && defined(__AVX512VPOPCNTDQ__)
-      // Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL target; plain AVX3 builds on CPUs that
-      // have the instruction (Zen 4) would otherwise count bits with nibble table lookups. The
-      // raw intrinsic is valid only because HWY_COMPILE_ONLY_STATIC makes HWY_TARGET the one
-      // static target chosen by -march (so v is a 512-bit vector and the compiler enables
-      // VPOPCNTDQ); any other build (dynamic dispatch, AVX2, NEON) takes PopulationCount.
-      v = decltype(v){_mm512_popcnt_epi32(v.raw)};
-#else
-      v = hn::PopulationCount(v);
-#endif
-    }
+    if constexpr (kPopcount) v = PopulationCount32(v);
     hn::Store(v, d, out + t0);
   }
 }

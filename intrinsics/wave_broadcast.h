@@ -157,6 +157,39 @@ namespace core {
 template <class C, int N = detail::WaveArg<C>::kN>
   requires detail::kIsScalarArg<C>
 C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
+  if constexpr (requires { x.data(); }) {
+    using T = typename C::value_type;
+    if constexpr (kIsSimdType<T> && sizeof(T) == 4) {
+      const hn::ScalableTag<T> d;
+      constexpr int L = int(hn::MaxLanes(d));
+      if (W <= L) {
+        // Waves lie inside vectors: each lane takes its wave's first lane in `mask` with one
+        // in-vector permutation, no per-wave loop. Lane i of a vector is in the wave starting
+        // at i & ~(W - 1); its wave's bits of `mask`, shifted down, have their lowest set bit
+        // at (b & -b), whose index is popcount((b & -b) - 1). A wave without a lane in `mask`
+        // keeps x (index i itself).
+        const hn::RebindToUnsigned<decltype(d)> du;
+        const hn::RebindToSigned<decltype(d)> di;
+        const auto lane = hn::Iota(du, 0u);
+        const auto wave_start = hn::And(lane, hn::Set(du, ~uint32_t(W - 1)));
+        const auto block = hn::Set(du, W >= 32 ? ~0u : (1u << W) - 1);
+        const auto one = hn::Set(du, 1u);
+        C r{NoInit{}};
+        for (int i = 0; i < C::kPadded; i += L) {
+          const uint32_t bits = uint32_t(mask.word(i >> 6) >> (i & 63));
+          const auto b = hn::And(hn::Shr(hn::Set(du, bits), wave_start), block);
+          const auto lowest = hn::And(b, hn::Sub(hn::Zero(du), b));
+          const auto first = PopulationCount32(hn::Sub(lowest, one));
+          const auto source =
+              hn::IfThenElse(hn::Eq(b, hn::Zero(du)), lane, hn::Add(wave_start, first));
+          hn::Store(hn::TableLookupLanes(hn::Load(d, x.data() + i),
+                                         hn::IndicesFromVec(d, hn::BitCast(di, source))),
+                    d, r.data() + i);
+        }
+        return r;
+      }
+    }
+  }
   C r = x;
   // One bit per wave with an active lane: its first one (SWAR, no per-wave search).
   FirstOfWaves(mask, W).ForEach([&](int t) {
@@ -183,8 +216,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
   Mask<N> defined;
   const hn::ScalableTag<int32_t> di;
   constexpr int L = int(hn::MaxLanes(di));
-  // LoadMaskBits/StoreMaskBits work at mask byte i / 8: a vector must cover whole mask bytes,
-  // so targets with fewer than 8 int lanes (SSE/NEON-128) take the scalar loop below.
+  // Targets with fewer than 8 int lanes (SSE/NEON-128) take the scalar loop below.
   if constexpr (L % 8 == 0) {
     // A vector of threads at a time: source lanes, and whether each read is defined (in range,
     // inside the group, and the source in `mask`, looked up in `mask` spread to one int per
@@ -194,7 +226,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
     alignas(kVectorBytes) int32_t in_mask[kPadded];
     alignas(kVectorBytes) int32_t src_of[kPadded];
     for (int i = 0; i < kPadded; i += L)
-      hn::Store(hn::IfThenElseZero(hn::LoadMaskBits(di, mask.bytes() + i / 8), hn::Set(di, 1)),
+      hn::Store(hn::IfThenElseZero(MaskOfBits(di, mask.word(i >> 6) >> (i & 63)), hn::Set(di, 1)),
                 di, in_mask + i);
     for (int i = 0; i < kPadded; i += L) {
       const auto want = hn::Load(du, lane.data() + i);
@@ -207,7 +239,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
       const auto ok = hn::And(hn::And(hn::RebindMask(di, hn::Lt(want, hn::Set(du, uint32_t(W)))),
                                       in_group),
                               on);
-      hn::StoreMaskBits(di, ok, defined.bytes() + i / 8);
+      defined.word(i >> 6) |= BitsOfMask(di, ok) << (i & 63);
       hn::Store(hn::IfThenElse(in_group, src, hn::Set(di, -1)), di, src_of + i);
     }
     defined.Normalize();

@@ -189,7 +189,7 @@ Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
     if (W >= 64 && (t0 & 32)) base += uint32_t(std::popcount(uint32_t(word)));
     if (W == 128 && (t0 & 64)) base += uint32_t(std::popcount(bits.word((t0 >> 6) - 1)));
     const auto counted = hn::AndNot(before_wave, hn::And(hn::Set(d, half), below));
-    hn::Store(hn::Add(hn::PopulationCount(counted), hn::Set(d, base)), d, r.data() + t0);
+    hn::Store(hn::Add(PopulationCount32(counted), hn::Set(d, base)), d, r.data() + t0);
   }
   return r;
 }
