@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -121,6 +122,66 @@ double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
   return CheckFreeIDs(table, buf.list, int64_t(count), expected_count, buf.seen) ? ms : -1;
 }
 
+/// The free-ID kernels' shared-counter pattern written natively, without the emulator: per
+/// group of 64 IDs, count the free ones, claim that many list entries with one fetch_add on the
+/// one shared counter (what the emulator makes of a group's atomics), store the free IDs there.
+/// Groups are spread over cores by the same scheduler as Dispatch (ParallelForGroups). It is
+/// not the kernel; it shows how far this machine's cores can scale that pattern at all, which
+/// bounds every faithful execution of the kernels (the counter's cache line and the list's
+/// lines shared between cores move back and forth on each claim).
+double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_count,
+                              int max_threads, FreeIDsBuffers& buf) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  constexpr size_t kGroup = 64;
+  if (table.size() % kGroup != 0) return -1;
+  buf.list.assign(table.size(), kUnwritten);
+  alignas(64) std::atomic<int32_t> counter{0};
+  const auto start = Clock::now();
+  ParallelForGroups(table.size() / kGroup, false, max_threads, [&](uint64_t begin, uint64_t end) {
+    const hn::ScalableTag<int32_t> d;
+    const size_t lanes = hn::Lanes(d);
+    const auto free_marker = hn::Set(d, -1);
+    for (uint64_t g = begin; g < end; ++g) {
+      const int32_t* in = table.data() + g * kGroup;
+      size_t count = 0;
+      for (size_t i = 0; i < kGroup; i += lanes)
+        count += hn::CountTrue(d, hn::Eq(hn::LoadU(d, in + i), free_marker));
+      if (count == 0) continue;
+      size_t at = size_t(counter.fetch_add(int32_t(count), std::memory_order_relaxed));
+      for (size_t i = 0; i < kGroup; i += lanes) {
+        const auto is_free = hn::Eq(hn::LoadU(d, in + i), free_marker);
+        const size_t n = hn::CountTrue(d, is_free);
+        // Only the claimed entries are written: neighbours belong to other groups.
+        hn::BlendedStore(hn::Compress(hn::Iota(d, int32_t(g * kGroup + i)), is_free),
+                         hn::FirstN(d, n), d, buf.list.data() + at);
+        at += n;
+      }
+    }
+  });
+  const double ms = MsSince(start);
+  return CheckFreeIDs(table, buf.list, counter.load(), expected_count, buf.seen) ? ms : -1;
+}
+
+/// The shared-counter ceiling row: the native pattern above on all cores and on one thread.
+void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
+                      size_t expected_count, double fraction, double native_ms,
+                      std::vector<Row>& rows) {
+  Row row;
+  row.workload = "native_shared_counter";
+  row.detail = fmt::format("free {:.1f}", fraction);
+  row.size = table.size();
+  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, row.wave))) return;
+  FreeIDsBuffers buf;
+  row.all = Measure(cfg.repeats, row.failed,
+                    [&] { return RunNativeSharedCounter(table, expected_count, 0, buf); });
+  row.one = Measure(cfg.repeats, row.failed,
+                    [&] { return RunNativeSharedCounter(table, expected_count, 1, buf); });
+  row.native = native_ms;
+  row.note = "ceiling: the kernels' one counter, written natively";
+  if (row.failed) row.note += "; output WRONG";
+  AddRow(rows, row);
+}
+
 template <class K>
 void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
                 const std::vector<int32_t>& table, size_t expected_count, double fraction, int wave,
@@ -184,6 +245,7 @@ void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
     const double native_ms = Measure(cfg.repeats, native_failed,
                                      [&] { return RunNativeFreeIDs(table, expected_count, buf); });
     if (native_failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
+    SharedCounterRow(cfg, table, expected_count, fraction, native_ms, rows);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
                                          table, expected_count, fraction, wave, native_ms,
@@ -451,6 +513,11 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
       x.pass = worst >= 1.7;
       x.numbers = fmt::format("worst speed-up {:.2f}x ({}), median {:.2f}x over {} rows, {} cores",
                               worst, which, Median(all), all.size(), cores);
+      // What the kernels' shared counter allows without any emulator, for comparison.
+      if (const Row* c = find("native_shared_counter", "free 0.5", 0); c && !std::isnan(c->all))
+        x.numbers += fmt::format("; ceiling: the native shared-counter loop, free 0.5, {:.2f} ms "
+                                 "on one thread / {:.2f} ms on all cores = {:.2f}x",
+                                 c->one, c->all, c->one / c->all);
     }
     t.push_back(x);
   }
@@ -584,6 +651,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-vulkan", cfg.no_vulkan, "skip lavapipe");
   app.add_flag("--scaling", cfg.scaling,
                "print how cost grows with size (2^16..2^26) and wave size, then exit");
+  app.add_flag("--statements", cfg.statements,
+               "print what each kind of statement of the free-ID wave kernel costs on one "
+               "thread, then exit");
   CLI11_PARSE(app, argc, argv);
   if (cfg.quick && app.count("--repeats") == 0) cfg.repeats = 3;
   if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 2;
@@ -591,6 +661,7 @@ int main(int argc, char** argv) {
   if (cfg.scaling) {
     return Scaling(cfg) ? 1 : 0;
   }
+  if (cfg.statements) return StatementCosts(cfg);
 
 #if WAVEEMU_HAVE_VULKAN_BACKEND
   if (!cfg.no_vulkan && !std::getenv("VK_DRIVER_FILES")) {

@@ -30,7 +30,7 @@ namespace waveemu::bench {
 using Clock = std::chrono::steady_clock;
 
 struct Config {
-  bool quick = false, no_vulkan = false, scaling = false;
+  bool quick = false, no_vulkan = false, scaling = false, statements = false;
   std::string filter;
   int repeats = 5;
   int vulkan_repeats = 3;     // lavapipe runs per free-ID and wave-spec row
@@ -182,5 +182,9 @@ inline bool Selected(const Config& cfg, const std::string& name) {
 /// The wave-spec examples (wave_spec_bench.cpp: its own file, as the examples' hosts both
 /// define kUnwritten).
 void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<Row>& rows);
+
+/// --statements (statement_costs.cpp): ns per statement of each kind the free-ID wave kernel
+/// uses, the kernel per group, the Highway loop per 64 IDs. Returns the exit status.
+int StatementCosts(const Config& cfg);
 
 }  // namespace waveemu::bench
