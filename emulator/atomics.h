@@ -20,11 +20,11 @@ namespace waveemu {
 
 #define WAVEEMU_INTERLOCKED(NAME, OP)                                                         \
   template <int N = 0, class Dest, class V>                                                   \
-  void NAME(Dest&& dest, const V& value) {                                                    \
+  HWY_INLINE void NAME(Dest&& dest, const V& value) {                                         \
     detail::Interlocked<N>(#NAME, OP, dest, value, detail::NoArg{}, detail::NoArg{});         \
   }                                                                                           \
   template <int N = 0, class Dest, class V, class O>                                          \
-  void NAME(Dest&& dest, const V& value, O&& original_value) {                                \
+  HWY_INLINE void NAME(Dest&& dest, const V& value, O&& original_value) {                     \
     detail::Interlocked<N>(#NAME, OP, dest, value, detail::NoArg{},                           \
                            std::forward<O>(original_value));                                  \
   }

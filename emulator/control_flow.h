@@ -78,7 +78,7 @@ decltype(auto) Evaluate(C&& c) {
 
 /// The threads of the current mask for which `cond` holds, with `cond` evaluated under it.
 template <int N, class C>
-Mask<N> TakenBy(GroupState<N>& s, C&& cond) {
+HWY_INLINE Mask<N> TakenBy(GroupState<N>& s, C&& cond) {
   return s.active() & CondOf<C>::ToMask(Evaluate(cond));
 }
 
@@ -88,7 +88,7 @@ Mask<N> TakenBy(GroupState<N>& s, C&& cond) {
 /// (break_, continue_, return_) are recorded in the frame they rejoin at, and a body never
 /// re-admits a thread outside its own mask. So this is exact, and costs a few word operations.
 template <int N, class F>
-void RunMasked(GroupState<N>& s, const Mask<N>& m, F&& body) {
+HWY_INLINE void RunMasked(GroupState<N>& s, const Mask<N>& m, F&& body) {
   if (m.Empty()) return;
   const Mask<N> outside = AndNot(s.active(), m);
   s.set_active(m);
@@ -137,7 +137,7 @@ class IfChain {
 /// HLSL `if (cond) { body }` for a per-thread condition (Bool<N>, any Lanes: nonzero is true, or
 /// a lambda returning one). For a value that is the same on every thread, plain C++ `if` is right.
 template <class C, class F, int N = detail::CondOf<C>::kSize>
-IfChain<N> if_(C&& cond, F&& body) {
+HWY_INLINE IfChain<N> if_(C&& cond, F&& body) {
   GroupState<N>& s = CurrentGroup<N>();
   const Mask<N> taken = detail::TakenBy(s, cond);
   const Mask<N> rest = AndNot(s.active(), taken);

@@ -295,15 +295,23 @@ class ScopedGroup {
   GroupBase* previous_base_;
 };
 
-/// The current group state; a KernelError when called outside a dispatch.
+namespace detail {
+/// CurrentGroup's error, out of line: with the message built inline CurrentGroup was too big to
+/// inline, and each intrinsic paid a call, which also spills every live vector register.
 template <int N>
-GroupState<N>& CurrentGroup() {
+[[noreturn, gnu::noinline, gnu::cold]] void ThrowNoGroup() {
+  throw UsageError(fmt::format(
+      "no thread group of {} threads is running: wave intrinsics and control flow work only "
+      "inside Dispatch (or RunGroup in tests)",
+      N));
+}
+}  // namespace detail
+
+/// The current group state; a UsageError when called outside a dispatch.
+template <int N>
+[[gnu::always_inline]] inline GroupState<N>& CurrentGroup() {
   GroupState<N>* s = GroupState<N>::Current();
-  if (!s)
-    throw UsageError(fmt::format(
-        "no thread group of {} threads is running: wave intrinsics and control flow work only "
-        "inside Dispatch (or RunGroup in tests)",
-        N));
+  if (!s) [[unlikely]] detail::ThrowNoGroup<N>();
   return *s;
 }
 

@@ -122,7 +122,7 @@ class Lanes {
 
   Lanes(const Lanes& other) { detail::CopyBytes<sizeof(v_)>(v_, other.v_); }
   /// Masked: only active threads take the new value.
-  Lanes& operator=(const Lanes& other) {
+  HWY_INLINE Lanes& operator=(const Lanes& other) {
     if (this != &other) AssignMasked(other, CurrentMask<N>());
     return *this;
   }
@@ -134,7 +134,7 @@ class Lanes {
   const T* data() const { return v_; }
 
   /// Writes `other` into the threads of `mask` and leaves the rest.
-  void AssignMasked(const Lanes& other, const Mask<N>& mask) {
+  HWY_INLINE void AssignMasked(const Lanes& other, const Mask<N>& mask) {
     if (mask.IsAll()) {
       detail::CopyBytes<sizeof(v_)>(v_, other.v_);
       return;
@@ -304,7 +304,7 @@ namespace detail {
 /// r[t] = op(a[t], b[t]) over whole vectors; `vop` for Highway types, `sop` for half.
 /// kSimd = false forces the scalar loop (for ops Highway gets wrong on some target).
 template <bool kSimd = true, class T, int N, class VecOp, class ScalarOp>
-Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop, ScalarOp sop) {
+HWY_INLINE Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop, ScalarOp sop) {
   Lanes<T, N> r{NoInit{}};
   if constexpr (kSimd && kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
@@ -318,7 +318,8 @@ Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop, ScalarOp 
 
 /// Bool of op(a[t], b[t]); padding bits are cleared.
 template <class T, int N, class VecCmp, class ScalarCmp>
-Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp, ScalarCmp scmp) {
+HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
+                           ScalarCmp scmp) {
   Mask<N> m;
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
@@ -383,51 +384,54 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
 
 // ------------------------------------------------------------------------------------------------
 // Arithmetic. Every operator has Lanes (op) Lanes, Lanes (op) scalar and scalar (op) Lanes.
+// The per-statement operators, comparisons, select and masked assignment are forced inline
+// (HWY_INLINE): in a kernel's main() GCC declined to inline them, and every call spilled the
+// per-thread values the statement around it held in vector registers (all are caller-saved).
 
 #define WAVEEMU_LANES_BINARY(OP, NAME)                                                    \
   template <class T, int N>                                                               \
-  Lanes<T, N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {                   \
+  HWY_INLINE Lanes<T, N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {        \
     return NAME(a, b);                                                                    \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
-  Lanes<T, N> operator OP(const Lanes<T, N>& a, S b) {                                    \
+  HWY_INLINE Lanes<T, N> operator OP(const Lanes<T, N>& a, S b) {                         \
     return NAME(a, Lanes<T, N>(b));                                                       \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
-  Lanes<T, N> operator OP(S a, const Lanes<T, N>& b) {                                    \
+  HWY_INLINE Lanes<T, N> operator OP(S a, const Lanes<T, N>& b) {                         \
     return NAME(Lanes<T, N>(a), b);                                                       \
   }
 
 #define WAVEEMU_LANES_COMPARE(OP, NAME)                                                   \
   template <class T, int N>                                                               \
-  Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {                       \
+  HWY_INLINE Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {            \
     return NAME(a, b);                                                                    \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
-  Bool<N> operator OP(const Lanes<T, N>& a, S b) {                                        \
+  HWY_INLINE Bool<N> operator OP(const Lanes<T, N>& a, S b) {                             \
     return NAME(a, Lanes<T, N>(b));                                                       \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
-  Bool<N> operator OP(S a, const Lanes<T, N>& b) {                                        \
+  HWY_INLINE Bool<N> operator OP(S a, const Lanes<T, N>& b) {                             \
     return NAME(Lanes<T, N>(a), b);                                                       \
   }
 
 template <class T, int N>
-Lanes<T, N> Add(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> Add(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Add(x, y); },
                      [](T x, T y) { return detail::Wrap<T>(x, y, std::plus<>()); });
 }
 template <class T, int N>
-Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Sub(x, y); },
                      [](T x, T y) { return detail::Wrap<T>(x, y, std::minus<>()); });
 }
 template <class T, int N>
-Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Zip(
       a, b,
       [](auto, auto x, auto y) {
@@ -498,26 +502,26 @@ template <class T>
 inline constexpr bool kIsIntLane = kIsLaneType<T> && std::is_integral_v<T>;
 
 template <class T, int N>
-Lanes<T, N> BitAnd(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> BitAnd(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::And(x, y); },
                      [](T x, T y) { return T(x & y); });
 }
 template <class T, int N>
-Lanes<T, N> BitOr(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> BitOr(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Or(x, y); },
                      [](T x, T y) { return T(x | y); });
 }
 template <class T, int N>
-Lanes<T, N> BitXor(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> BitXor(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Xor(x, y); },
                      [](T x, T y) { return T(x ^ y); });
 }
 /// a << b with the shift count masked to bit width - 1, as DXC emits it.
 template <class T, int N>
-Lanes<T, N> ShiftLeft(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> ShiftLeft(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   using U = detail::Unsigned<T>;
   return detail::Zip<detail::kSimdShift<T>>(
@@ -532,7 +536,7 @@ Lanes<T, N> ShiftLeft(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 /// a >> b, arithmetic for signed types, count masked to bit width - 1.
 template <class T, int N>
-Lanes<T, N> ShiftRight(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> ShiftRight(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   static_assert(kIsIntLane<T>, "& | ^ ~ << >> need integer lanes (HLSL has no bit ops on floats)");
   using U = detail::Unsigned<T>;
   return detail::Zip<detail::kSimdShift<T>>(
@@ -555,33 +559,33 @@ WAVEEMU_LANES_BINARY(<<, ShiftLeft)
 WAVEEMU_LANES_BINARY(>>, ShiftRight)
 
 template <class T, int N>
-Bool<N> Equal(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> Equal(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Compare(a, b, [](auto x, auto y) { return hn::Eq(x, y); },
                          [](T x, T y) { return x == y; });
 }
 template <class T, int N>
-Bool<N> NotEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> NotEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   // Not(Eq): Highway 1.0.3's AVX-512 Ne uses _CMP_NEQ_OQ, which is false for NaN.
   return detail::Compare(a, b, [](auto x, auto y) { return hn::Not(hn::Eq(x, y)); },
                          [](T x, T y) { return !(x == y); });
 }
 template <class T, int N>
-Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Compare(a, b, [](auto x, auto y) { return hn::Lt(x, y); },
                          [](T x, T y) { return x < y; });
 }
 template <class T, int N>
-Bool<N> LessEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> LessEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(x, y); },
                          [](T x, T y) { return x <= y; });
 }
 template <class T, int N>
-Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Compare(a, b, [](auto x, auto y) { return hn::Gt(x, y); },
                          [](T x, T y) { return x > y; });
 }
 template <class T, int N>
-Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(y, x); },
                          [](T x, T y) { return x >= y; });
 }
@@ -625,7 +629,7 @@ Lanes<T, N> operator+(const Lanes<T, N>& a) {
 
 /// HLSL select(cond, a, b) and the per-thread ?: operator: a where cond, else b.
 template <class T, int N>
-Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>& b) {
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
@@ -644,17 +648,17 @@ Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const Lanes<T, N>&
 }
 template <class T, int N, class S>
   requires kIsScalar<S>
-Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, S b) {
+HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, S b) {
   return select(cond, a, Lanes<T, N>(b));
 }
 template <class T, int N, class S>
   requires kIsScalar<S>
-Lanes<T, N> select(const Bool<N>& cond, S a, const Lanes<T, N>& b) {
+HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, S a, const Lanes<T, N>& b) {
   return select(cond, Lanes<T, N>(a), b);
 }
 /// select with two scalars needs the lane type spelled out: select<uint32_t>(c, 1, 0).
 template <class T, int N>
-Lanes<T, N> select(const Bool<N>& cond, T a, T b) {
+HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, T a, T b) {
   return select(cond, Lanes<T, N>(a), Lanes<T, N>(b));
 }
 template <int N>

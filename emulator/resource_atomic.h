@@ -12,6 +12,7 @@
 #include "emulator/resource_ref.h"
 
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -124,8 +125,8 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
 /// plus the sum of the lower threads' values: the same result as the lane-order loop, and the
 /// group's additions stay contiguous, as GPUs that coalesce a wave's atomics make them.
 template <class T, int N>
-Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
-                          const Lanes<T, N>& value, const Lanes<T, N>& compare) {
+HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
+                                     const Lanes<T, N>& value, const Lanes<T, N>& compare) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   using U = std::make_unsigned_t<T>;
@@ -144,16 +145,27 @@ Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& de
   }
   const bool device = dest.binding().space == MemorySpace::kDevice;
   if (op == AtomicOp::kAdd && device) {
-    // The exclusive prefix of the active values first, then the base the fetch_add returns is
-    // added to it (scalar passes over the few active threads: a vector pass would reload
-    // values just stored one by one, which stalls store forwarding).
+    // The total first, then one fetch_add, then each thread's original (the base plus the
+    // values of the lower active threads) put into its vector with masked broadcasts, and the
+    // vector stored once: writing the lanes one by one and reading them back as vectors (as
+    // the caller does next) stalls store forwarding.
     U total = 0;
-    active.ForEach([&](int t) {
-      original.set_lane(t, T(total));
-      total = U(total + U(value.lane(t)));
-    });
-    const U base = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
-    active.ForEach([&](int t) { original.set_lane(t, T(U(original.lane(t)) + base)); });
+    active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
+    U running = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
+    const hn::ScalableTag<T> d;
+    constexpr int L = int(hn::MaxLanes(d));
+    for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
+      uint64_t bits = active.word(i >> 6) >> (i & 63);
+      if constexpr (L < 64) bits &= (uint64_t{1} << L) - 1;
+      if (!bits) continue;  // stays 0
+      auto v = hn::Zero(d);
+      for (; bits; bits &= bits - 1) {
+        const int lane = std::countr_zero(bits);
+        v = hn::IfThenElse(MaskOfBits(d, uint64_t{1} << lane), hn::Set(d, T(running)), v);
+        running = U(running + U(value.lane(i + lane)));
+      }
+      hn::Store(v, d, original.data() + i);
+    }
     return original;
   }
   active.ForEach([&](int t) {
@@ -256,8 +268,8 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
 }
 
 template <int Explicit, class Dest, class V, class C, class O>
-void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V& value, const C& compare,
-                 O&& original_value) {
+HWY_INLINE void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V& value,
+                            const C& compare, O&& original_value) {
   constexpr int N = PickThreads<Explicit, Dest, V, C, O>();
   if constexpr (N == 0) {
     // Every argument is uniform: only the number of active threads matters.

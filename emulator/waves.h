@@ -87,7 +87,7 @@ inline constexpr uint64_t kWaveLowBits[7] = {0, 0, WaveLowBits(4), WaveLowBits(8
 }  // namespace detail
 
 /// Every bit of each W-bit block (W <= 64) of `x` that has a bit set.
-inline uint64_t SpreadAnyInWaves(uint64_t x, int W) {
+HWY_INLINE uint64_t SpreadAnyInWaves(uint64_t x, int W) {
   if (W >= 64) return x ? ~uint64_t{0} : 0;
   // After these steps bit b is the OR of bits b .. b + W - 1: for a block's first bit, its block.
   for (int s = 1; s < W; s *= 2) x |= x >> s;
@@ -96,7 +96,7 @@ inline uint64_t SpreadAnyInWaves(uint64_t x, int W) {
 }
 
 /// The lowest set bit of each W-bit block (W <= 64) of `x`.
-inline uint64_t FirstInWaves(uint64_t x, int W) {
+HWY_INLINE uint64_t FirstInWaves(uint64_t x, int W) {
   if (W >= 64) return x & (~x + 1);
   const uint64_t low = detail::kWaveLowBits[std::countr_zero(unsigned(W))];
   // Prefix OR upwards inside blocks: p bit i is set when x has a bit at or below i in i's block.
@@ -107,7 +107,7 @@ inline uint64_t FirstInWaves(uint64_t x, int W) {
 
 /// Every present lane of each wave that has a lane in `m`.
 template <int N>
-Mask<N> WavesWithAny(const Mask<N>& m, int W) {
+HWY_INLINE Mask<N> WavesWithAny(const Mask<N>& m, int W) {
   Mask<N> r;
   if (W <= 64) {
     for (int w = 0; w < Mask<N>::kWords; ++w) r.word(w) = SpreadAnyInWaves(m.word(w), W);
@@ -125,7 +125,7 @@ Mask<N> WavesWithAny(const Mask<N>& m, int W) {
 
 /// The lowest lane in `m` of each wave.
 template <int N>
-Mask<N> FirstOfWaves(const Mask<N>& m, int W) {
+HWY_INLINE Mask<N> FirstOfWaves(const Mask<N>& m, int W) {
   Mask<N> r;
   if (W <= 64) {
     for (int w = 0; w < Mask<N>::kWords; ++w) r.word(w) = FirstInWaves(m.word(w), W);
@@ -158,7 +158,7 @@ HWY_INLINE void FillWave(T* p, int count, T v) {
 /// t < padded (a multiple of the vector length; padding threads see their padding block). One
 /// vector of threads at a time: a vector's threads lie in one 32-bit half of a mask word.
 template <bool kPopcount, int N>
-void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
+HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
   static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
@@ -186,7 +186,7 @@ void ForEachWave(const Mask<N>& m, int W, F&& f) {
 /// every thread's block (or its popcount) to out[0, padded) with vector shifts, no per-wave
 /// loop; wider waves (2-4 ballot components) call wide(WaveSlice) once per wave.
 template <bool kPopcount, int N, class Wide>
-void PerWaveBits(const Mask<N>& bits, int W, uint32_t* out, int padded, Wide&& wide) {
+HWY_INLINE void PerWaveBits(const Mask<N>& bits, int W, uint32_t* out, int padded, Wide&& wide) {
   if (W <= 32) {
     WaveBlockBits<kPopcount>(bits, W, out, padded);
     return;

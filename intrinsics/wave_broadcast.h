@@ -156,7 +156,7 @@ namespace core {
 /// no lane in `mask` keep x).
 template <class C, int N = detail::WaveArg<C>::kN>
   requires detail::kIsScalarArg<C>
-C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
+HWY_INLINE C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
   if constexpr (requires { x.data(); }) {
     using T = typename C::value_type;
     if constexpr (kIsSimdType<T> && sizeof(T) == 4) {

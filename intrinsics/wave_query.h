@@ -52,7 +52,7 @@ Uint<N> WaveGetLaneIndex() {
 
 /// True on the active lane with the lowest index of each wave; false on helper lanes.
 template <int N = 0>
-Bool<N> WaveIsFirstLane() {
+HWY_INLINE Bool<N> WaveIsFirstLane() {
   static_assert(kNeedsGroupSize<N>,
                 "write WaveIsFirstLane<N>(), N = threads per group: C++ cannot deduce it from an "
                 "empty argument list");

@@ -336,7 +336,7 @@ Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveF
 
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
-Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
+HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   Uint<N> r{NoInit{}};
   const auto wide = [&](const WaveSlice& w) {
     FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
@@ -431,7 +431,7 @@ Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
 /// Number of active lanes of the wave where bBit is true. Uniform argument:
 /// WaveActiveCountBits<N>(true) counts the active lanes.
 template <int N>
-Uint<N> WaveActiveCountBits(const Bool<N>& bBit) {
+HWY_INLINE Uint<N> WaveActiveCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::CountBits(bBit, s.wave_active(), s.wave_size());
 }

@@ -167,7 +167,7 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
 
 /// For each lane, how many lanes below it in its wave have x true and are in `mask`.
 template <int N>
-Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
+HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   const Mask<N> bits = x.mask() & mask;
   Uint<N> r{NoInit{}};
   // Vector popcounts, one vector of threads at a time. A vector's threads lie in one 32-bit half
@@ -214,7 +214,7 @@ Lanes<T, N> PrefixProduct(const Lanes<T, N>& x, const Mask<N>& mask, int W,
 /// Number of active lanes below this one in its wave where bBit is true. Uniform argument:
 /// WavePrefixCountBits<N>(true) is the lane's rank among the active lanes.
 template <int N>
-Uint<N> WavePrefixCountBits(const Bool<N>& bBit) {
+HWY_INLINE Uint<N> WavePrefixCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::PrefixCountBits(bBit, s.wave_active(), s.wave_size());
 }
