@@ -195,39 +195,46 @@ void InvokeMain(const K& kernel, void (K::*)(Args...) const, WorkerSystemValues<
   kernel.main(sv.template Make<std::remove_cvref_t<Args>>(gid)...);
 }
 
-}  // namespace detail
-
-/// Runs `kernel` over groups.x * groups.y * groups.z thread groups.
-template <ComputeKernel K>
-DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& options = {}) {
+/// Dispatch and DispatchInlined: the same groups in the same order; kInline only changes how
+/// the group loop is compiled.
+template <bool kInline, class K>
+DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions& options) {
   constexpr int N = ThreadsPerGroup<K>();
   static_assert(N >= 1 && N <= kMaxThreadsPerGroup,
                 "[numthreads]: a group has 1 to 1024 threads");
   const int wave_size = ResolveWaveSize<K>(options);
-  const detail::SystemValues<K, N> sv;
+  const SystemValues<K, N> sv;
   DispatchShared shared;
   const uint64_t count = uint64_t(groups.x) * groups.y * groups.z;
-  ParallelForGroups(count, options.deterministic, options.max_threads,
-                    [&](uint64_t begin, uint64_t end) {
-                      GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
-                      ScopedGroup<N> scope(state);
-                      detail::WorkerSystemValues<K, N> worker_sv(sv);
-                      // The group id of `begin` by division, then counted up (x fastest):
-                      // three 64-bit divisions per group were a visible share of small groups.
-                      uint3 gid{uint32_t(begin % groups.x), uint32_t(begin / groups.x % groups.y),
-                                uint32_t(begin / (uint64_t(groups.x) * groups.y))};
-                      for (uint64_t g = begin; g < end; ++g) {
-                        state.Reset(gid);
-                        detail::InvokeMain(kernel, &K::main, worker_sv, gid);
-                        if (++gid.x == groups.x) {
-                          gid.x = 0;
-                          if (++gid.y == groups.y) {
-                            gid.y = 0;
-                            ++gid.z;
-                          }
-                        }
-                      }
-                    });
+  const auto run_groups = [&](uint64_t begin, uint64_t end) {
+    GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
+    ScopedGroup<N> scope(state);
+    WorkerSystemValues<K, N> worker_sv(sv);
+    // The group id of `begin` by division, then counted up (x fastest): three 64-bit divisions
+    // per group were a visible share of small groups.
+    uint3 gid{uint32_t(begin % groups.x), uint32_t(begin / groups.x % groups.y),
+              uint32_t(begin / (uint64_t(groups.x) * groups.y))};
+    for (uint64_t g = begin; g < end; ++g) {
+      state.Reset(gid);
+      InvokeMain(kernel, &K::main, worker_sv, gid);
+      if (++gid.x == groups.x) {
+        gid.x = 0;
+        if (++gid.y == groups.y) {
+          gid.y = 0;
+          ++gid.z;
+        }
+      }
+    }
+  };
+  if constexpr (kInline) {
+    // GCC/Clang `flatten`: main() and every call below it are inlined into this loop, so the
+    // kernel is one function: no call per statement that spills the live vectors.
+    ParallelForGroups(count, options.deterministic, options.max_threads,
+                      [&](uint64_t begin, uint64_t end)
+                          __attribute__((flatten)) { run_groups(begin, end); });
+  } else {
+    ParallelForGroups(count, options.deterministic, options.max_threads, run_groups);
+  }
   DispatchResult r;
   r.wave_size = wave_size;
   r.profile = options.profile.name;
@@ -237,6 +244,24 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
   r.out_of_bounds_writes = shared.out_of_bounds_writes.load();
   r.out_of_bounds_atomics = shared.out_of_bounds_atomics.load();
   return r;
+}
+
+}  // namespace detail
+
+/// Runs `kernel` over groups.x * groups.y * groups.z thread groups.
+template <ComputeKernel K>
+DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& options = {}) {
+  return detail::RunDispatch<false>(kernel, groups, options);
+}
+
+/// Dispatch with the kernel compiled into the group loop as one function (every call inlined):
+/// the same results, groups and diagnostics; the free-ID kernels run 25-35% faster
+/// (docs/performance.md). The price is compile time, which grows with everything the kernel
+/// calls: seconds for the free-ID kernels, minutes for kernels that sample textures. Use it for
+/// the hot kernels of a golden-output or benchmark job.
+template <ComputeKernel K>
+DispatchResult DispatchInlined(const K& kernel, uint3 groups, const DispatchOptions& options = {}) {
+  return detail::RunDispatch<true>(kernel, groups, options);
 }
 
 }  // namespace waveemu

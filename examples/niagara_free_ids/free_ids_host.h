@@ -37,8 +37,9 @@ struct FreeIDsResult {
   double seconds = 0;          // wall time of the Dispatch() call alone
 };
 
-/// Runs kernel K over `table` (free IDs are -1) into list `free_id_list_index` of `list_count`.
-template <class K>
+/// Runs kernel K over `table` (free IDs are -1) into list `free_id_list_index` of `list_count`,
+/// through Dispatch, or DispatchInlined when kInlined.
+template <class K, bool kInlined = false>
 FreeIDsResult RunFreeIDs(std::span<const int32_t> table, const DispatchOptions& options,
                          uint32_t free_id_list_index = 0, size_t list_count = 1) {
   static_assert(kIDsPerGroup<K> > 0, "RunFreeIDs: K must be one of the ComputeFreeIDs kernels");
@@ -53,7 +54,8 @@ FreeIDsResult RunFreeIDs(std::span<const int32_t> table, const DispatchOptions& 
   // The last group may reach past the table: those reads give 0 (not free), as on D3D.
   r.groups = uint32_t((table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>);
   const auto start = std::chrono::steady_clock::now();
-  r.dispatch = Dispatch(kernel, uint3{r.groups, 1, 1}, options);
+  r.dispatch = kInlined ? DispatchInlined(kernel, uint3{r.groups, 1, 1}, options)
+                       : Dispatch(kernel, uint3{r.groups, 1, 1}, options);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.count = r.sizes.at(free_id_list_index);
   return r;

@@ -229,6 +229,38 @@ TEST_CASE("free-ID kernels in deterministic mode give byte-identical output on a
 
 namespace {
 
+/// DispatchInlined compiles the group loop differently and must change nothing else: in
+/// deterministic mode both entry points give the same bytes, and the reference's IDs in order.
+template <class K>
+void CheckInlinedSameAsDispatch(const char* kernel, const Table& t, int W) {
+  DispatchOptions options;
+  options.wave_size = W;
+  options.deterministic = true;
+  const FreeIDsResult plain = RunFreeIDs<K>(t.entries, options, kListIndex, kListCount);
+  const FreeIDsResult inlined = RunFreeIDs<K, true>(t.entries, options, kListIndex, kListCount);
+  INFO(Describe<K>(kernel, t, W, true));
+  CHECK(inlined.list == plain.list);
+  CHECK(inlined.sizes == plain.sizes);
+  CHECK(inlined.dispatch.out_of_bounds_reads == plain.dispatch.out_of_bounds_reads);
+  const std::vector<int32_t> expected = ReferenceFreeIDs(t.entries);
+  CHECK(size_t(std::max(inlined.count, 0)) == expected.size());
+  CHECK(std::equal(expected.begin(), expected.end(), inlined.list.begin(),
+                   inlined.list.begin() + std::max(inlined.count, 0)));
+}
+
+}  // namespace
+
+TEST_CASE("DispatchInlined gives the same bytes as Dispatch for every free-ID kernel") {
+  const Table t = Tables(kBigTable, 32, true, false)[1];  // half free
+  for (int W : {8, 32}) {
+    CheckInlinedSameAsDispatch<ComputeFreeIDsWave<64>>("wave", t, W);
+    CheckInlinedSameAsDispatch<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
+    CheckInlinedSameAsDispatch<ComputeFreeIDsRaking<64>>("raking", t, W);
+  }
+}
+
+namespace {
+
 template <class K>
 void CheckRaggedEnd(const char* kernel, const Table& t, int W) {
   DispatchOptions options;

@@ -95,7 +95,7 @@ struct FreeIDsBuffers {
 /// One emulator run of kernel K over `table`: ms of the Dispatch() call, or -1 if wrong.
 template <class K>
 double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count, int wave,
-                          int max_threads, FreeIDsBuffers& buf) {
+                          int max_threads, bool plain_dispatch, FreeIDsBuffers& buf) {
   buf.list.assign(table.size(), kUnwritten);
   buf.sizes.assign(1, 0);
   FreeIDs2D<K> k;
@@ -108,7 +108,8 @@ double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count,
   options.max_threads = max_threads;
   const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
   const auto start = Clock::now();
-  Dispatch(k, Grid2D(groups, kGridX), options);
+  if (plain_dispatch) Dispatch(k, Grid2D(groups, kGridX), options);
+  else DispatchInlined(k, Grid2D(groups, kGridX), options);
   const double ms = MsSince(start);
   return CheckFreeIDs(table, buf.list, buf.sizes[0], expected_count, buf.seen) ? ms : -1;
 }
@@ -194,10 +195,10 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
   if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
   FreeIDsBuffers buf;
   row.all = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, buf);
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg.plain_dispatch, buf);
   });
   row.one = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, buf);
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, cfg.plain_dispatch, buf);
   });
   if (row.failed) row.note += " emulator output WRONG;";
   // A wrong Highway loop fails every row that shares its time, so the run exits 1.
@@ -604,10 +605,12 @@ bool Scaling(const Config& cfg) {
       // Per row: one wrong row must not mark every later row FAILED.
       bool failed = native_failed;
       const double all = Measure(cfg.repeats, failed, [&] {
-        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 0, buf);
+        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 0,
+                                                          cfg.plain_dispatch, buf);
       });
       const double one = Measure(cfg.repeats, failed, [&] {
-        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 1, buf);
+        return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 1,
+                                                          cfg.plain_dispatch, buf);
       });
       const std::vector<uint32_t> expected =
           ReferenceWaveOp<uint32_t>(kActiveSum, in, wave, false);
@@ -651,6 +654,8 @@ int main(int argc, char** argv) {
   app.add_flag("--no-vulkan", cfg.no_vulkan, "skip lavapipe");
   app.add_flag("--scaling", cfg.scaling,
                "print how cost grows with size (2^16..2^26) and wave size, then exit");
+  app.add_flag("--plain-dispatch", cfg.plain_dispatch,
+               "run the emulator's free-ID rows through Dispatch instead of DispatchInlined");
   app.add_flag("--statements", cfg.statements,
                "print what each kind of statement of the free-ID wave kernel costs on one "
                "thread, then exit");
@@ -676,9 +681,11 @@ int main(int argc, char** argv) {
   const size_t wave_op_size = size_t(1) << (cfg.quick ? 18 : 24);
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
              "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; lavapipe time = "
-             "dispatch only (submit to fence), not compile, upload or readback\n\n",
+             "dispatch only (submit to fence), not compile, upload or readback; emulator "
+             "free-ID rows through {}, other rows through Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,
-             cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "");
+             cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "",
+             cfg.plain_dispatch ? "Dispatch" : "DispatchInlined");
 
   // Before any dispatch, so the child is a fresh process.
   const MemoryResult mem = MeasureMemory("/proc/self/exe", free_ids_size);
