@@ -255,7 +255,7 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
 }
 
 /// Dispatch with the kernel compiled into the group loop as one function (every call inlined):
-/// the same results, groups and diagnostics; the free-ID kernels run 25-35% faster
+/// the same results, groups and diagnostics; the free-ID kernels run 15-25% faster
 /// (docs/performance.md). The price is compile time, which grows with everything the kernel
 /// calls: seconds for the free-ID kernels, minutes for kernels that sample textures. Use it for
 /// the hot kernels of a golden-output or benchmark job.
