@@ -421,8 +421,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       const hn::ScalableTag<uint32_t> du;
       const hn::ScalableTag<E> de;
       constexpr int L = int(hn::MaxLanes(du));
-      // LoadMaskBits reads the mask from byte i / 8: a vector must cover whole mask bytes
-      // (L = 4 on SSE/NEON-128 would start mid-byte), so narrower targets take the scalar path.
+      // 128-bit targets (L = 4) take the scalar path: on NEON and WASM Highway's BlendedStore
+      // rewrites the whole vector, the run's neighbours included, and other groups write
+      // those concurrently.
       if constexpr (L % 8 != 0) {
         return false;
       } else {
@@ -459,7 +460,8 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   bool StoreInBounds(E* base, const value_type& v, const Mask<N>& mask) const {
     const hn::ScalableTag<uint32_t> du;
     constexpr int LU = int(hn::MaxLanes(du));
-    // LoadMaskBits at byte i / 8 needs vectors of whole mask bytes (see StoreCompressed).
+    // Like StoreCompressed, only for vectors of 8 or more lanes: the targets these fast paths
+    // are built and tested on (AVX2, AVX-512); others take the scalar scatter.
     if constexpr (LU % 8 != 0) {
       return false;
     } else {

@@ -54,8 +54,8 @@ FreeIDsResult RunFreeIDs(std::span<const int32_t> table, const DispatchOptions& 
   // The last group may reach past the table: those reads give 0 (not free), as on D3D.
   r.groups = uint32_t((table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>);
   const auto start = std::chrono::steady_clock::now();
-  r.dispatch = kInlined ? DispatchInlined(kernel, uint3{r.groups, 1, 1}, options)
-                       : Dispatch(kernel, uint3{r.groups, 1, 1}, options);
+  if constexpr (kInlined) r.dispatch = DispatchInlined(kernel, uint3{r.groups, 1, 1}, options);
+  else r.dispatch = Dispatch(kernel, uint3{r.groups, 1, 1}, options);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.count = r.sizes.at(free_id_list_index);
   return r;

@@ -152,9 +152,17 @@ double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_co
       for (size_t i = 0; i < kGroup; i += lanes) {
         const auto is_free = hn::Eq(hn::LoadU(d, in + i), free_marker);
         const size_t n = hn::CountTrue(d, is_free);
-        // Only the claimed entries are written: neighbours belong to other groups.
-        hn::BlendedStore(hn::Compress(hn::Iota(d, int32_t(g * kGroup + i)), is_free),
-                         hn::FirstN(d, n), d, buf.list.data() + at);
+        // Only the claimed entries are written: neighbours belong to other groups. x86's
+        // BlendedStore is a masked store; elsewhere (NEON, WASM) it rewrites the whole vector,
+        // so the run goes through a buffer.
+        const auto ids = hn::Compress(hn::Iota(d, int32_t(g * kGroup + i)), is_free);
+#if HWY_TARGET <= HWY_SSE4
+        hn::BlendedStore(ids, hn::FirstN(d, n), d, buf.list.data() + at);
+#else
+        alignas(64) int32_t run[kVectorBytes / sizeof(int32_t)];  // simd.h: vectors <= 64 bytes
+        hn::Store(ids, d, run);
+        std::memcpy(buf.list.data() + at, run, n * sizeof(int32_t));
+#endif
         at += n;
       }
     }
