@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 using namespace waveemu;
 using namespace waveemu::oracle;
@@ -32,6 +33,22 @@ Shaders:
   - Stage: Compute
     Entry: main
 )";
+
+/// Where view settings of resource Src go (before its DirectXBinding).
+constexpr std::string_view kSrcViewEnd =
+    "      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp";
+
+/// `text` with its first `what` replaced by `with`; the test fails if `what` is missing.
+std::string Edited(std::string text, std::string_view what, std::string_view with) {
+  const size_t at = text.find(what);
+  REQUIRE_MESSAGE(at != std::string::npos, "the test's YAML has no \"" << what << "\"");
+  return text.replace(at, what.size(), with);
+}
+
+/// `text` with `what` inserted before its first `before`.
+std::string Inserted(const std::string& text, std::string_view before, std::string_view what) {
+  return Edited(text, before, std::string(what) + std::string(before));
+}
 
 std::string ErrorOf(const std::string& body) {
   try {
@@ -100,8 +117,7 @@ TEST_CASE("the reader takes a texture with OutputProps, a sampler and their reso
 }
 
 TEST_CASE("a texture whose data is not its whole mip chain is refused with the size it needs") {
-  std::string body = kTexture;
-  body.replace(body.find("FillSize: 160"), 13, "FillSize: 128");
+  const std::string body = Edited(kTexture, "FillSize: 160", "FillSize: 128");
   CHECK(ErrorOf(body + kRest) ==
         "tex.test:15: buffer 'Src' holds 128 bytes, but a 4x2 R32G32B32A32_FLOAT texture with 2 "
         "mip level(s) needs 160 (each level max(1, w >> m) x max(1, h >> m) texels of 16 bytes, "
@@ -109,18 +125,17 @@ TEST_CASE("a texture whose data is not its whole mip chain is refused with the s
 }
 
 TEST_CASE("an unknown TextureFormat and a Format that names no texture format are refused") {
-  std::string unknown = kTexture;
-  unknown.replace(unknown.find("    OutputProps"), 0, "    TextureFormat: R8G8_UNORM\n");
+  const std::string unknown =
+      Inserted(kTexture, "    OutputProps", "    TextureFormat: R8G8_UNORM\n");
   CHECK(ErrorOf(unknown + kRest) ==
         "tex.test:14: buffer 'Src': unknown TextureFormat 'R8G8_UNORM' (known: R8G8B8A8_UNORM, "
         "R8G8B8A8_UNORM_SRGB, R16G16B16A16_FLOAT, R32G32B32A32_FLOAT, R32_FLOAT, R32_UINT)");
-  std::string mismatch = kTexture;
-  mismatch.replace(mismatch.find("    OutputProps"), 0, "    TextureFormat: R32_FLOAT\n");
+  const std::string mismatch =
+      Inserted(kTexture, "    OutputProps", "    TextureFormat: R32_FLOAT\n");
   CHECK(ErrorOf(mismatch + kRest) ==
         "tex.test:14: buffer 'Src': a R32_FLOAT texel is 4 bytes, but Format Float32 x Channels 4 "
         "is 16 bytes");
-  std::string none = kTexture;
-  none.replace(none.find("Channels: 4"), 11, "Channels: 2");
+  const std::string none = Edited(kTexture, "Channels: 4", "Channels: 2");
   CHECK(ErrorOf(none + kRest) ==
         "tex.test:14: buffer 'Src': Format Float32 with Channels 2 names no texture format; add "
         "TextureFormat (one of R8G8B8A8_UNORM, R8G8B8A8_UNORM_SRGB, R16G16B16A16_FLOAT, "
@@ -128,57 +143,49 @@ TEST_CASE("an unknown TextureFormat and a Format that names no texture format ar
 }
 
 TEST_CASE("textures and buffers cannot stand in for each other, and views must fit the texture") {
-  std::string as_buffer = kRest;
-  as_buffer.replace(as_buffer.find("Kind: Texture2D"), 15, "Kind: StructuredBuffer");
+  const std::string as_buffer = Edited(kRest, "Kind: Texture2D", "Kind: StructuredBuffer");
   CHECK(ErrorOf(kTexture + as_buffer) ==
         "tex.test:28: resource 'Src' is a StructuredBuffer, but buffer 'Src' is a texture "
         "(OutputProps); bind it as Texture2D or RWTexture2D");
-  std::string out_as_texture = kRest;
-  out_as_texture.replace(out_as_texture.find("Kind: RWStructuredBuffer"), 24, "Kind: RWTexture2D");
+  const std::string out_as_texture = Edited(kRest, "Kind: RWStructuredBuffer", "Kind: RWTexture2D");
   CHECK(ErrorOf(kTexture + out_as_texture) ==
         "tex.test:35: resource 'Out' is a RWTexture2D, but buffer 'Out' has no OutputProps "
         "(Height, Width, Depth, MipLevels) that make it a texture");
-  std::string slice = kRest;
-  slice.replace(slice.find("      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp"), 0,
-                "      MostDetailedMip: 2\n");
+  const std::string slice = Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 2\n");
   CHECK(ErrorOf(kTexture + slice) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 2..2 are outside the texture's 2 "
         "level(s)");
   // Values whose sum wraps around uint32 must not slip past the check.
-  std::string wrap = kRest;
-  wrap.replace(wrap.find("      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp"), 0,
-               "      MostDetailedMip: 1\n      MipLevels: 4294967295\n");
+  const std::string wrap =
+      Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 1\n      MipLevels: 4294967295\n");
   CHECK(ErrorOf(kTexture + wrap) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 1..4294967295 are outside the "
         "texture's 2 level(s)");
-  std::string huge = kRest;
-  huge.replace(huge.find("      DirectXBinding: { Register: 0, Space: 0 }\n    - Name: Smp"), 0,
-               "      MostDetailedMip: 4294967295\n");
+  const std::string huge = Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 4294967295\n");
   CHECK(ErrorOf(kTexture + huge) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 4294967295..4294967295 are outside the "
         "texture's 2 level(s)");
-  std::string srgb_uav = kTexture;
-  srgb_uav.replace(srgb_uav.find("Format: Float32\n    Channels"), 15, "Format: Hex8");
-  srgb_uav.replace(srgb_uav.find("FillSize: 160"), 13, "FillSize: 40");  // 10 texels x 4 bytes
-  std::string rw = kRest;
-  rw.replace(rw.find("Kind: Texture2D"), 15, "Kind: RWTexture2D\n      ViewFormat: R8G8B8A8_UNORM_SRGB");
+  const std::string srgb_uav =  // 10 texels x 4 bytes
+      Edited(Edited(kTexture, "Format: Float32\n    Channels", "Format: Hex8\n    Channels"),
+             "FillSize: 160", "FillSize: 40");
+  const std::string rw =
+      Edited(kRest, "Kind: Texture2D", "Kind: RWTexture2D\n      ViewFormat: R8G8B8A8_UNORM_SRGB");
   CHECK(ErrorOf(srgb_uav + rw) ==
         "tex.test:29: resource 'Src' (RWTexture2D): R8G8B8A8_UNORM_SRGB is not a typed-UAV "
         "format (D3D12); write through R8G8B8A8_UNORM and encode sRGB in the shader");
 }
 
-TEST_CASE("a Sampler resource naming no sampler, and sampler settings waveemu cannot model, are refused") {
-  std::string missing = kRest;
-  missing.replace(missing.find("    - Name: Smp\n      Kind"), 15, "    - Name: Smq\n");
+TEST_CASE("a Sampler resource naming no sampler, and sampler settings waveemu cannot model, are "
+          "refused") {
+  const std::string missing =
+      Edited(kRest, "    - Name: Smp\n      Kind", "    - Name: Smq\n      Kind");
   CHECK(ErrorOf(kTexture + missing) ==
         "tex.test:30: resource 'Smq' is a Sampler, but no Samplers entry has Name: Smq");
-  std::string mixed = kRest;
-  mixed.replace(mixed.find("MagFilter: Linear"), 17, "MagFilter: Nearest");
+  const std::string mixed = Edited(kRest, "MagFilter: Linear", "MagFilter: Nearest");
   CHECK(ErrorOf(kTexture + mixed) ==
         "tex.test:20: sampler 'Smp': MinFilter and MagFilter differ; waveemu models "
         "MIN_MAG_MIP_POINT, MIN_MAG_LINEAR_MIP_POINT and MIN_MAG_MIP_LINEAR only");
-  std::string bias = kRest;
-  bias.replace(bias.find("    BorderColor"), 0, "    MipLODBias: 0.5\n");
+  const std::string bias = Inserted(kRest, "    BorderColor", "    MipLODBias: 0.5\n");
   CHECK(ErrorOf(kTexture + bias) ==
         "tex.test:24: sampler 'Smp': MipLODBias other than 0 is not modelled");
 }
@@ -207,10 +214,10 @@ TEST_CASE("on Vulkan, a shader's texture that the pipeline does not bind is refu
     MESSAGE("skipped: glslangValidator not found");
     return;
   }
-  std::string rest = kRest;
-  const std::string src = "    - Name: Src\n      Kind: Texture2D\n      DirectXBinding: { Register: 0, "
-                          "Space: 0 }\n";
-  rest.erase(rest.find(src), src.size());
+  const std::string rest = Edited(kRest,
+                                  "    - Name: Src\n      Kind: Texture2D\n"
+                                  "      DirectXBinding: { Register: 0, Space: 0 }\n",
+                                  "");
   const Pipeline p = ParsePipeline(std::string(kHead) + kTexture + rest, "tex.test");
   try {
     RunOnVulkan(p);
