@@ -298,9 +298,22 @@ inline float ReduceRange(float u, TextureAddressMode mode) {
   return std::clamp(u, -10.0f, 10.0f);
 }
 
-}  // namespace texture_detail
-
-namespace texture_detail {
+/// The four R8G8B8A8_UNORM codes of texel (x, y) of level `mip` after addressing; a BORDER
+/// texel outside the level gives the border colour's codes (rounded to nearest even).
+inline std::array<int64_t, 4> TexelCodes(const Texture2DResource& tex, uint32_t mip,
+                                         const SamplerState& s, int64_t x, int64_t y) {
+  const int64_t ax = Address(x, tex.Width(mip), s.address_u);
+  const int64_t ay = Address(y, tex.Height(mip), s.address_v);
+  std::array<int64_t, 4> r{};
+  if (ax < 0 || ay < 0) {
+    for (size_t c = 0; c < 4; ++c)
+      r[c] = FloatToUnorm8(s.border_color[c], UnormRounding::kNearestEven);
+    return r;
+  }
+  const auto codes = tex.ReadCodes(mip, uint32_t(ax), uint32_t(ay));
+  for (size_t c = 0; c < 4; ++c) r[c] = codes[c];
+  return r;
+}
 
 /// Bilinear filtering of R8G8B8A8_UNORM codes in 8-bit fixed point (UnormFilter::kFixed8, Mesa
 /// llvmpipe's AoS path): weights k/256 rounded to nearest even whatever `subtexel_bits` says,
@@ -314,26 +327,14 @@ inline std::array<float, 4> FilterFixed8(const Texture2DResource& tex, uint32_t 
   eight.coordinate_rounding = FixedRounding::kNearestEven;
   const LinearTaps tu = LinearAxis(u, tex.Width(mip), eight), tv = LinearAxis(v, tex.Height(mip), eight);
   const int ku = int(tu.w1 * 256.0f), kv = int(tv.w1 * 256.0f);  // exact: k/256 with k < 256
-  auto codes = [&](int64_t x, int64_t y) -> std::array<int, 4> {
-    const int64_t ax = Address(x, tex.Width(mip), s.address_u);
-    const int64_t ay = Address(y, tex.Height(mip), s.address_v);
-    std::array<int, 4> r{};
-    if (ax < 0 || ay < 0) {
-      for (size_t k = 0; k < 4; ++k)
-        r[k] = FloatToUnorm8(s.border_color[k], UnormRounding::kNearestEven);
-      return r;
-    }
-    const auto c = tex.ReadCodes(mip, uint32_t(ax), uint32_t(ay));
-    for (size_t k = 0; k < 4; ++k) r[k] = c[k];
-    return r;
-  };
-  // C++20: >> on a negative int is an arithmetic shift (floor division by 256).
-  auto lerp = [](int k, int a, int b) { return a + ((k * (b - a) + 128) >> 8); };
+  auto codes = [&](int64_t x, int64_t y) { return TexelCodes(tex, mip, s, x, y); };
+  // C++20: >> on a negative integer is an arithmetic shift (floor division by 256).
+  auto lerp = [](int64_t k, int64_t a, int64_t b) { return a + ((k * (b - a) + 128) >> 8); };
   const auto a = codes(tu.t0, tv.t0), b = codes(tu.t0 + 1, tv.t0);
   const auto c = codes(tu.t0, tv.t0 + 1), d = codes(tu.t0 + 1, tv.t0 + 1);
   std::array<float, 4> r{};
   for (size_t k = 0; k < 4; ++k) {
-    const int code = lerp(kv, lerp(ku, a[k], b[k]), lerp(ku, c[k], d[k]));
+    const int64_t code = lerp(kv, lerp(ku, a[k], b[k]), lerp(ku, c[k], d[k]));
     r[k] = UnormToFloat(uint8_t(code), m.unorm_decode);
   }
   return r;
@@ -408,18 +409,7 @@ inline std::array<float, 4> FilterUnorm16(const Texture2DResource& tex, uint32_t
   eight.quantise_weights = true;
   const LinearTaps tu = LinearAxis(u, tex.Width(mip), eight), tv = LinearAxis(v, tex.Height(mip), eight);
   const auto k = SplitWeights(int64_t(tu.w1 * 256.0f), int64_t(tv.w1 * 256.0f), 8);
-  auto codes = [&](int64_t x, int64_t y) -> std::array<int64_t, 4> {
-    const int64_t ax = Address(x, tex.Width(mip), s.address_u);
-    const int64_t ay = Address(y, tex.Height(mip), s.address_v);
-    std::array<int64_t, 4> r{};
-    if (ax < 0 || ay < 0) {
-      for (size_t c = 0; c < 4; ++c) r[c] = FloatToUnorm8(s.border_color[c], UnormRounding::kNearestEven);
-      return r;
-    }
-    const auto c = tex.ReadCodes(mip, uint32_t(ax), uint32_t(ay));
-    for (size_t i = 0; i < 4; ++i) r[i] = c[i];
-    return r;
-  };
+  auto codes = [&](int64_t x, int64_t y) { return TexelCodes(tex, mip, s, x, y); };
   const std::array<std::array<int64_t, 4>, 4> taps = {codes(tu.t0, tv.t0), codes(tu.t0 + 1, tv.t0),
                                                        codes(tu.t0, tv.t0 + 1),
                                                        codes(tu.t0 + 1, tv.t0 + 1)};
