@@ -105,15 +105,15 @@ void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T
   // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
   const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
   uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
+  static_assert(kSeg >= kMinWaveSize, "segments are waves or whole vectors");
   const auto iota = hn::Iota(d, 0u);
-  const auto lane_bit = hn::Shl(hn::Set(d, 1u), iota);
   const auto pos = hn::And(iota, hn::Set(d, uint32_t(kSeg - 1)));  // lane index in its segment
   // Loop-invariant shuffles: lane l takes lane l - 2^j (steps j = 0 .. log2(kSeg) - 1), or the
   // last lane (the carry into the next vector of a long wave).
   constexpr int kSteps = std::countr_zero(unsigned(kSeg));
   using Idx = decltype(hn::SetTableIndices(d, static_cast<const int32_t*>(nullptr)));
-  Idx down[kSteps > 0 ? kSteps : 1];
-  decltype(hn::FirstN(d, 0)) keep[kSteps > 0 ? kSteps : 1];
+  Idx down[kSteps];
+  decltype(hn::FirstN(d, 0)) keep[kSteps];
   alignas(64) int32_t idx[L];
   for (int j = 0; j < kSteps; ++j) {
     for (int l = 0; l < L; ++l) idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
@@ -125,8 +125,7 @@ void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T
   const bool long_wave = W > L;
   auto carry = hn::Zero(d);
   for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
-    const uint32_t bits = uint32_t(mask.word(t0 >> 6) >> (t0 & 63));
-    const auto on = hn::TestBit(hn::Set(d, bits), lane_bit);
+    const auto on = MaskOfBits(d, mask.word(t0 >> 6) >> (t0 & 63));
     const auto v = hn::IfThenElseZero(on, hn::Load(d, in + t0));
     auto s = v;
     for (int j = 0; j < kSteps; ++j)
@@ -147,9 +146,7 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   if constexpr (std::is_same_v<Op, SumOp> && std::is_integral_v<T> && sizeof(T) == 4) {
     Lanes<T, N> r{NoInit{}};
     constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
-    switch (std::min(W, L)) {
-      case 1: ScanSum32Segments<1>(x, mask, W, r); return r;
-      case 2: ScanSum32Segments<2>(x, mask, W, r); return r;
+    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
       case 4: ScanSum32Segments<4>(x, mask, W, r); return r;
       case 8: ScanSum32Segments<8>(x, mask, W, r); return r;
       case 16: ScanSum32Segments<16>(x, mask, W, r); return r;
