@@ -34,6 +34,10 @@ struct DispatchShared {
   std::atomic<uint64_t> out_of_bounds_atomics{0};
 };
 
+namespace detail {
+class GroupsInFlight;  // dispatch.cpp: one worker's groups, each on its own fiber
+}  // namespace detail
+
 enum class FrameKind : uint8_t { kFunction, kLoop, kSwitch };
 
 /// One open control-flow construct. `left` holds threads that left it early and rejoin at its
@@ -70,6 +74,14 @@ class GroupBase {
   /// Records an undefined point the kernel reached (see DiagnosticLog).
   virtual void Report(std::string rule, std::string details) const = 0;
   virtual std::string Where() const = 0;
+  /// Installs this group as the one running on this OS thread (a fiber that Dispatch resumes
+  /// takes its group back with it).
+  virtual void MakeCurrent() = 0;
+
+  /// Set while Dispatch keeps this worker's groups in flight (DispatchOptions::groups_in_flight):
+  /// device InterlockedAdds on one element then wait for the worker's other groups and go out
+  /// as one fetch_add. nullptr: every atomic goes to memory at once.
+  detail::GroupsInFlight* in_flight = nullptr;
 
   static GroupBase*& Current() {
     static thread_local GroupBase* current = nullptr;
@@ -249,6 +261,10 @@ class GroupState final : public GroupBase {
   }
   std::string Where() const override {
     return fmt::format("group ({},{},{})", group_id_.x, group_id_.y, group_id_.z);
+  }
+  void MakeCurrent() override {
+    Current() = this;
+    GroupBase::Current() = this;
   }
 
   /// The state of the group running on this thread, or nullptr outside a dispatch.

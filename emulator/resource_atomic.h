@@ -81,6 +81,24 @@ T AtomicApply(AtomicOp op, T* p, bool device, T value, T compare) {
   return old;
 }
 
+/// Parks the calling group until the other groups its worker keeps in flight have reached an
+/// atomic or ended, then adds `value` (a `bytes`-wide integer) to *p as part of one fetch_add
+/// for all of them; returns the value before this group's addition (dispatch.cpp).
+uint64_t DeferredFetchAdd(GroupBase& group, void* p, uint64_t value, int bytes);
+
+/// fetch_add on device memory: at once, or deferred when the group runs in flight. Deferring
+/// makes the worker's additions to one element adjacent in its modification order, as if those
+/// groups had reached the atomic together: a legal order for groups that run concurrently, and
+/// the element's cache line moves between cores once per batch, not once per group.
+template <class T>
+HWY_INLINE T DeviceFetchAdd(T* p, T value) {
+  using U = std::make_unsigned_t<T>;
+  GroupBase* g = GroupBase::Current();
+  if (g && g->in_flight) [[unlikely]]
+    return T(U(DeferredFetchAdd(*g, p, uint64_t(U(value)), int(sizeof(T)))));
+  return std::atomic_ref<T>(*p).fetch_add(value);
+}
+
 /// The original value an out-of-bounds atomic returns: undefined in D3D, so the poisoning
 /// profiles give the poison pattern and report it, the others 0.
 template <class T, int N>
@@ -151,7 +169,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
     // the caller does next) stalls store forwarding.
     U total = 0;
     active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
-    U running = U(std::atomic_ref<T>(*p).fetch_add(T(total)));
+    U running = U(DeviceFetchAdd(p, T(total)));
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
@@ -258,7 +276,7 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
     last = T(0);
   } else if (op == AtomicOp::kAdd && device) {
     const U total = U(U(v) * U(count));
-    last = T(U(std::atomic_ref<T>(*p).fetch_add(T(total))) + U(v) * U(count - 1));
+    last = T(U(DeviceFetchAdd(p, T(total))) + U(v) * U(count - 1));
   } else {
     for (int i = 0; i < count; ++i) last = AtomicApply(op, p, device, v, c);
   }

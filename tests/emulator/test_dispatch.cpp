@@ -368,3 +368,222 @@ TEST_CASE("a dispatch of zero groups runs nothing") {
   CHECK(done[0] == 0u);
   CHECK(r.diagnostic_count == 0);
 }
+
+// ------------------------------ groups in flight
+
+namespace {
+
+/// Every group adds to two device counters (one 32-bit, one 64-bit) a data-dependent number of
+/// times, so that a worker's groups park at different atomics, some while others have ended;
+/// every third group adds nothing. Each active thread records the original it received.
+struct ClaimKernel {
+  static constexpr uint3 numthreads{32, 1, 1};
+  RWBuffer<uint32_t> counter32;        // element 1 is the one used; 0 and 2 stay 0
+  RWBuffer<uint64_t> counter64;        // element 0
+  RWBuffer<uint32_t> claim_original;   // per (group, round, thread)
+  RWBuffer<uint32_t> claim_value;      // the value the thread added (0: it did not)
+  RWBuffer<uint64_t> ticket_original;  // per (group, thread): the 64-bit counter's original
+  static constexpr uint32_t kRounds = 4;
+
+  void main(SV_GroupID gid, SV_GroupIndex<32> gi) const {
+    const uint32_t g = gid.y * 1000u + gid.x;
+    if (g % 3u == 2u) return;  // this group adds nothing
+    const uint32_t rounds = g % kRounds + 1u;
+    Uint<32> round(0u);
+    for_([&] { return round < rounds; }, [&] { round = round + 1u; }, [&] {
+      const Uint<32> slot = (g * kRounds + round) * 32u + gi;
+      // Threads whose bit is set add (g + round + thread) % 5 + 1; the others sit it out.
+      if_(((gi + g + round) & 3u) != 0u, [&] {
+        const Uint<32> value = (g + round + gi) % 5u + 1u;
+        Uint<32> original;
+        InterlockedAdd(counter32[1u], value, original);
+        claim_original[slot] = original;
+        claim_value[slot] = value;
+      });
+    });
+    Uint64<32> ticket;
+    InterlockedAdd(counter64[0u], Uint64<32>(2u), ticket);
+    ticket_original[g * 32u + gi] = ticket;
+  }
+};
+
+struct ClaimRun {
+  DispatchResult result;
+  std::vector<uint32_t> counter32, claim_original, claim_value;
+  std::vector<uint64_t> counter64, ticket_original;
+};
+
+constexpr uint3 kClaimGrid{1000, 3, 1};  // 3000 groups
+
+ClaimRun RunClaims(const DispatchOptions& options) {
+  constexpr uint32_t kGroups = kClaimGrid.x * kClaimGrid.y;
+  ClaimRun run;
+  run.counter32.assign(3, 0);
+  run.counter64.assign(1, 0);
+  run.claim_original.assign(size_t(kGroups) * ClaimKernel::kRounds * 32, 0xFFFFFFFFu);
+  run.claim_value.assign(run.claim_original.size(), 0);
+  run.ticket_original.assign(size_t(kGroups) * 32, ~uint64_t{0});
+  const ClaimKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(run.counter32)},
+                      RWBuffer<uint64_t>{std::span<uint64_t>(run.counter64)},
+                      RWBuffer<uint32_t>{std::span<uint32_t>(run.claim_original)},
+                      RWBuffer<uint32_t>{std::span<uint32_t>(run.claim_value)},
+                      RWBuffer<uint64_t>{std::span<uint64_t>(run.ticket_original)}};
+  run.result = Dispatch(k, kClaimGrid, options);
+  return run;
+}
+
+/// What any legal order of the claims gives, checked without the emulator's own arithmetic:
+/// the threads' ranges [original, original + value) tile [0, total) with no gap or overlap,
+/// each (group, round)'s threads claim one contiguous block in thread order (the emulator
+/// applies a statement's atomics in thread order), and the 64-bit tickets are 0, 2, 4, ...
+/// in blocks of 32 per group, thread order inside a block.
+void CheckClaims(const ClaimRun& run, const std::string& what) {
+  INFO(what);
+  constexpr uint32_t kGroups = kClaimGrid.x * kClaimGrid.y;
+  uint64_t total = 0, expected_total = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;  // (original, value)
+  bool blocks_contiguous = true, unexpected_writes = false;
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    for (uint32_t round = 0; round < ClaimKernel::kRounds; ++round) {
+      const bool runs = g % 3 != 2 && round < g % ClaimKernel::kRounds + 1;
+      uint64_t next = 0;
+      bool first = true;
+      for (uint32_t t = 0; t < 32; ++t) {
+        const size_t slot = (size_t(g) * ClaimKernel::kRounds + round) * 32 + t;
+        const bool adds = runs && ((t + g + round) & 3u) != 0;
+        const uint32_t value = (g + round + t) % 5 + 1;
+        if (!adds) {
+          unexpected_writes |= run.claim_value[slot] != 0 || run.claim_original[slot] != ~0u;
+          continue;
+        }
+        expected_total += value;
+        if (run.claim_value[slot] != value) {
+          unexpected_writes = true;
+          continue;
+        }
+        const uint32_t o = run.claim_original[slot];
+        if (!first && o != next) blocks_contiguous = false;
+        first = false;
+        next = uint64_t(o) + value;
+        ranges.emplace_back(o, value);
+        total += value;
+      }
+    }
+  }
+  CHECK_FALSE(unexpected_writes);
+  CHECK(blocks_contiguous);
+  CHECK(total == expected_total);
+  CHECK(run.counter32[1] == expected_total);
+  CHECK(run.counter32[0] == 0u);
+  CHECK(run.counter32[2] == 0u);
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t at = 0;
+  bool tiles = true;
+  for (const auto& [o, v] : ranges) {
+    tiles = tiles && o == at;
+    at = uint64_t(o) + v;
+  }
+  CHECK(tiles);
+  CHECK(at == expected_total);
+  // Tickets: the groups that return early add nothing; the others each take 32 consecutive
+  // even numbers, in thread order.
+  std::vector<uint64_t> firsts;
+  bool tickets_in_thread_order = true;
+  for (uint32_t g = 0; g < kGroups; ++g) {
+    if (g % 3 == 2) continue;
+    const uint64_t first = run.ticket_original[size_t(g) * 32];
+    for (uint32_t t = 0; t < 32; ++t)
+      tickets_in_thread_order &= run.ticket_original[size_t(g) * 32 + t] == first + 2 * t;
+    firsts.push_back(first);
+  }
+  CHECK(tickets_in_thread_order);
+  std::sort(firsts.begin(), firsts.end());
+  bool tickets_tile = true;
+  for (size_t i = 0; i < firsts.size(); ++i) tickets_tile &= firsts[i] == uint64_t(i) * 64;
+  CHECK(tickets_tile);
+  CHECK(run.counter64[0] == uint64_t(firsts.size()) * 64);
+}
+
+}  // namespace
+
+TEST_CASE("groups in flight: parked InterlockedAdds on 32- and 64-bit counters give every "
+          "group one block, with no gap or overlap") {
+  // Several workers are needed for groups in flight; CI's machine has two cores.
+  const bool several_workers = WorkerThreads(0) > 1;
+  if (!several_workers) MESSAGE("one core: groups run one by one, groups in flight untested");
+  for (int in_flight : {1, 2, 3, 64, 256}) {
+    for (int max_threads : {0, 2}) {
+      DispatchOptions options;
+      options.groups_in_flight = in_flight;
+      options.max_threads = max_threads;
+      const ClaimRun run = RunClaims(options);
+      CheckClaims(run, "groups_in_flight " + std::to_string(in_flight) + ", max_threads " +
+                           std::to_string(max_threads));
+      CHECK(run.result.groups_in_flight == (several_workers ? in_flight : 1));
+    }
+  }
+  // The default runs groups one by one; deterministic mode and one worker ignore the option,
+  // and deterministic mode repeats exactly.
+  CHECK(DispatchOptions{}.groups_in_flight == 1);
+  DispatchOptions det;
+  det.groups_in_flight = 64;
+  det.deterministic = true;
+  const ClaimRun a = RunClaims(det), b = RunClaims(det);
+  CheckClaims(a, "deterministic");
+  CHECK(a.result.groups_in_flight == 1);
+  CHECK(a.claim_original == b.claim_original);
+  DispatchOptions one;
+  one.max_threads = 1;
+  one.groups_in_flight = 64;
+  const ClaimRun c = RunClaims(one);
+  CheckClaims(c, "max_threads 1");
+  CHECK(c.result.groups_in_flight == 1);
+  CHECK(c.claim_original == a.claim_original);  // one worker also runs groups in order
+}
+
+TEST_CASE("groups_in_flight outside 1 to 256 is a UsageError naming the value") {
+  for (int bad : {0, -3, 257}) {
+    DispatchOptions options;
+    options.groups_in_flight = bad;
+    const std::string named = "groups_in_flight is " + std::to_string(bad);
+    CHECK_THROWS_WITH_AS(RunClaims(options), doctest::Contains(named.c_str()), UsageError);
+  }
+}
+
+namespace {
+
+/// Every group takes a ticket first, so when group 1234 throws, other groups of its worker
+/// are parked at their atomic.
+struct ThrowAfterAtomicKernel {
+  static constexpr uint3 numthreads{32, 1, 1};
+  RWBuffer<uint32_t> counter;
+  RWBuffer<uint32_t> done;
+  void main(SV_GroupID gid, SV_GroupIndex<32> gi) const {
+    InterlockedAdd(counter[0u], 1u);
+    if (gid.x == 1234) throw std::runtime_error("boom in group 1234");
+    done[gid.x] = gi + 1u;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("with groups in flight, an exception reaches the caller, the parked groups are "
+          "unwound and the thread runs the next dispatch normally") {
+  for (int in_flight : {2, 64}) {
+    std::vector<uint32_t> counter(1, 0), done(4000, 0);
+    const ThrowAfterAtomicKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(counter)},
+                                   RWBuffer<uint32_t>{std::span<uint32_t>(done)}};
+    DispatchOptions options;
+    options.groups_in_flight = in_flight;
+    CHECK_THROWS_WITH_AS(Dispatch(k, uint3{4000, 1, 1}, options), "boom in group 1234",
+                         std::runtime_error);
+    CHECK(GroupBase::Current() == nullptr);
+    CHECK(GroupState<32>::Current() == nullptr);
+  }
+  // The same threads (and their cached fiber stacks) run a whole dispatch afterwards.
+  DispatchOptions options;
+  options.groups_in_flight = 64;
+  const ClaimRun run = RunClaims(options);
+  CheckClaims(run, "after a failed dispatch");
+  CHECK(GroupBase::Current() == nullptr);
+}

@@ -261,6 +261,36 @@ TEST_CASE("DispatchInlined gives the same bytes as Dispatch for every free-ID ke
 
 namespace {
 
+/// Groups in flight batch the kernels' InterlockedAdds across groups: every free ID must still
+/// be listed exactly once, in runs the kernel's claims allow, through both entry points.
+template <class K>
+void CheckGroupsInFlight(const char* kernel, const Table& t, int W) {
+  DispatchOptions options;
+  options.wave_size = W;
+  options.groups_in_flight = 64;
+  const std::vector<int32_t> expected = ReferenceFreeIDs(t.entries);
+  for (const FreeIDsResult& r : {RunFreeIDs<K>(t.entries, options, kListIndex, kListCount),
+                                 RunFreeIDs<K, true>(t.entries, options, kListIndex, kListCount)}) {
+    INFO(Describe<K>(kernel, t, W, false));
+    const std::string problem = Problems(r, t.entries, expected, RunLength<K>(W));
+    CHECK_MESSAGE(problem.empty(), problem);
+    CHECK(r.dispatch.groups_in_flight == (WorkerThreads(0) > 1 ? 64 : 1));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("with 64 groups in flight every free-ID kernel still lists each free ID once") {
+  const Table t = Tables(kBigTable, 32, true, false)[1];  // half free
+  for (int W : {8, 32}) {
+    CheckGroupsInFlight<ComputeFreeIDsWave<64>>("wave", t, W);
+    CheckGroupsInFlight<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
+    CheckGroupsInFlight<ComputeFreeIDsRaking<64>>("raking", t, W);
+  }
+}
+
+namespace {
+
 template <class K>
 void CheckRaggedEnd(const char* kernel, const Table& t, int W) {
   DispatchOptions options;

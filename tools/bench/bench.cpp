@@ -95,7 +95,7 @@ struct FreeIDsBuffers {
 /// One emulator run of kernel K over `table`: ms of the Dispatch() call, or -1 if wrong.
 template <class K>
 double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count, int wave,
-                          int max_threads, bool plain_dispatch, FreeIDsBuffers& buf) {
+                          int max_threads, const Config& cfg, FreeIDsBuffers& buf) {
   buf.list.assign(table.size(), kUnwritten);
   buf.sizes.assign(1, 0);
   FreeIDs2D<K> k;
@@ -106,9 +106,10 @@ double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count,
   DispatchOptions options;
   options.wave_size = wave;
   options.max_threads = max_threads;
+  options.groups_in_flight = cfg.groups_in_flight;
   const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
   const auto start = Clock::now();
-  if (plain_dispatch) Dispatch(k, Grid2D(groups, kGridX), options);
+  if (cfg.plain_dispatch) Dispatch(k, Grid2D(groups, kGridX), options);
   else DispatchInlined(k, Grid2D(groups, kGridX), options);
   const double ms = MsSince(start);
   return CheckFreeIDs(table, buf.list, buf.sizes[0], expected_count, buf.seen) ? ms : -1;
@@ -124,38 +125,40 @@ double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
 }
 
 /// The free-ID kernels' shared-counter pattern written natively, without the emulator: per
-/// group of 64 IDs, count the free ones, claim that many list entries with one fetch_add on the
-/// one shared counter (what the emulator makes of a group's atomics), store the free IDs there.
-/// Groups are spread over cores by the same scheduler as Dispatch (ParallelForGroups). It is
-/// not the kernel; it shows how far this machine's cores can scale that pattern at all, which
-/// bounds every faithful execution of the kernels (the counter's cache line and the list's
+/// claim of `groups_per_claim` groups of 64 IDs, count the free ones, claim that many list
+/// entries with one fetch_add on the one shared counter, store the free IDs there. One group
+/// per claim is what the emulator makes of a group's atomics when groups run one by one; 64
+/// is what groups in flight make of them (DispatchOptions::groups_in_flight). Claims are spread
+/// over cores by the same scheduler as Dispatch (ParallelForGroups). It is not the kernel; it
+/// shows how far this machine's cores can scale that pattern at all, which bounds every
+/// execution of the kernels that claims as often (the counter's cache line and the list's
 /// lines shared between cores move back and forth on each claim).
 double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_count,
-                              int max_threads, FreeIDsBuffers& buf) {
+                              int max_threads, size_t groups_per_claim, FreeIDsBuffers& buf) {
   namespace hn = hwy::HWY_NAMESPACE;
-  constexpr size_t kGroup = 64;
-  if (table.size() % kGroup != 0) return -1;
+  const size_t claim = 64 * groups_per_claim;
+  if (table.size() % claim != 0) return -1;
   buf.list.assign(table.size(), kUnwritten);
   alignas(64) std::atomic<int32_t> counter{0};
   const auto start = Clock::now();
-  ParallelForGroups(table.size() / kGroup, false, max_threads, [&](uint64_t begin, uint64_t end) {
+  ParallelForGroups(table.size() / claim, false, max_threads, [&](uint64_t begin, uint64_t end) {
     const hn::ScalableTag<int32_t> d;
     const size_t lanes = hn::Lanes(d);
     const auto free_marker = hn::Set(d, -1);
     for (uint64_t g = begin; g < end; ++g) {
-      const int32_t* in = table.data() + g * kGroup;
+      const int32_t* in = table.data() + g * claim;
       size_t count = 0;
-      for (size_t i = 0; i < kGroup; i += lanes)
+      for (size_t i = 0; i < claim; i += lanes)
         count += hn::CountTrue(d, hn::Eq(hn::LoadU(d, in + i), free_marker));
       if (count == 0) continue;
       size_t at = size_t(counter.fetch_add(int32_t(count), std::memory_order_relaxed));
-      for (size_t i = 0; i < kGroup; i += lanes) {
+      for (size_t i = 0; i < claim; i += lanes) {
         const auto is_free = hn::Eq(hn::LoadU(d, in + i), free_marker);
         const size_t n = hn::CountTrue(d, is_free);
         // Only the claimed entries are written: neighbours belong to other groups. x86's
         // BlendedStore is a masked store; elsewhere (NEON, WASM) it rewrites the whole vector,
         // so the run goes through a buffer.
-        const auto ids = hn::Compress(hn::Iota(d, int32_t(g * kGroup + i)), is_free);
+        const auto ids = hn::Compress(hn::Iota(d, int32_t(g * claim + i)), is_free);
 #if HWY_TARGET <= HWY_SSE4
         hn::BlendedStore(ids, hn::FirstN(d, n), d, buf.list.data() + at);
 #else
@@ -171,22 +174,27 @@ double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_co
   return CheckFreeIDs(table, buf.list, counter.load(), expected_count, buf.seen) ? ms : -1;
 }
 
-/// The shared-counter ceiling row: the native pattern above on all cores and on one thread.
+/// A shared-counter ceiling row: the native pattern above on all cores and on one thread.
 void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
                       size_t expected_count, double fraction, double native_ms,
-                      std::vector<Row>& rows) {
+                      size_t groups_per_claim, std::vector<Row>& rows) {
   Row row;
-  row.workload = "native_shared_counter";
+  row.workload = groups_per_claim == 1 ? "native_shared_counter" : "native_batched_counter";
   row.detail = fmt::format("free {:.1f}", fraction);
   row.size = table.size();
   if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, row.wave))) return;
   FreeIDsBuffers buf;
-  row.all = Measure(cfg.repeats, row.failed,
-                    [&] { return RunNativeSharedCounter(table, expected_count, 0, buf); });
-  row.one = Measure(cfg.repeats, row.failed,
-                    [&] { return RunNativeSharedCounter(table, expected_count, 1, buf); });
+  row.all = Measure(cfg.repeats, row.failed, [&] {
+    return RunNativeSharedCounter(table, expected_count, 0, groups_per_claim, buf);
+  });
+  row.one = Measure(cfg.repeats, row.failed, [&] {
+    return RunNativeSharedCounter(table, expected_count, 1, groups_per_claim, buf);
+  });
   row.native = native_ms;
-  row.note = "ceiling: the kernels' one counter, written natively";
+  row.note = groups_per_claim == 1
+                 ? "ceiling: the kernels' one counter, one claim per group, written natively"
+                 : fmt::format("ceiling: one claim per {} groups, written natively",
+                               groups_per_claim);
   if (row.failed) row.note += "; output WRONG";
   AddRow(rows, row);
 }
@@ -203,10 +211,10 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
   if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
   FreeIDsBuffers buf;
   row.all = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg.plain_dispatch, buf);
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg, buf);
   });
   row.one = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, cfg.plain_dispatch, buf);
+    return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, cfg, buf);
   });
   if (row.failed) row.note += " emulator output WRONG;";
   // A wrong Highway loop fails every row that shares its time, so the run exits 1.
@@ -254,7 +262,9 @@ void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
     const double native_ms = Measure(cfg.repeats, native_failed,
                                      [&] { return RunNativeFreeIDs(table, expected_count, buf); });
     if (native_failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
-    SharedCounterRow(cfg, table, expected_count, fraction, native_ms, rows);
+    SharedCounterRow(cfg, table, expected_count, fraction, native_ms, 1, rows);
+    SharedCounterRow(cfg, table, expected_count, fraction, native_ms,
+                     size_t(cfg.groups_in_flight), rows);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
                                          table, expected_count, fraction, wave, native_ms,
@@ -523,10 +533,11 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
       x.numbers = fmt::format("worst speed-up {:.2f}x ({}), median {:.2f}x over {} rows, {} cores",
                               worst, which, Median(all), all.size(), cores);
       // What the kernels' shared counter allows without any emulator, for comparison.
-      if (const Row* c = find("native_shared_counter", "free 0.5", 0); c && !std::isnan(c->all))
-        x.numbers += fmt::format("; ceiling: the native shared-counter loop, free 0.5, {:.2f} ms "
-                                 "on one thread / {:.2f} ms on all cores = {:.2f}x",
-                                 c->one, c->all, c->one / c->all);
+      for (const char* ceiling : {"native_shared_counter", "native_batched_counter"})
+        if (const Row* c = find(ceiling, "free 0.5", 0); c && !std::isnan(c->all))
+          x.numbers += fmt::format("; ceiling {}, free 0.5: {:.2f} ms on one thread / {:.2f} ms "
+                                   "on all cores = {:.2f}x",
+                                   ceiling, c->one, c->all, c->one / c->all);
     }
     t.push_back(x);
   }
@@ -614,11 +625,11 @@ bool Scaling(const Config& cfg) {
       bool failed = native_failed;
       const double all = Measure(cfg.repeats, failed, [&] {
         return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 0,
-                                                          cfg.plain_dispatch, buf);
+                                                          cfg, buf);
       });
       const double one = Measure(cfg.repeats, failed, [&] {
         return RunEmulatorFreeIDs<ComputeFreeIDsWave<64>>(table, expected_count, wave, 1,
-                                                          cfg.plain_dispatch, buf);
+                                                          cfg, buf);
       });
       const std::vector<uint32_t> expected =
           ReferenceWaveOp<uint32_t>(kActiveSum, in, wave, false);
@@ -664,6 +675,9 @@ int main(int argc, char** argv) {
                "print how cost grows with size (2^16..2^26) and wave size, then exit");
   app.add_flag("--plain-dispatch", cfg.plain_dispatch,
                "run the emulator's free-ID rows through Dispatch instead of DispatchInlined");
+  app.add_option("--groups-in-flight", cfg.groups_in_flight,
+                 "DispatchOptions::groups_in_flight of the free-ID rows (1: groups one by one)")
+      ->check(CLI::Range(1, kMaxGroupsInFlight));
   app.add_flag("--statements", cfg.statements,
                "print what each kind of statement of the free-ID wave kernel costs on one "
                "thread, then exit");
@@ -690,10 +704,11 @@ int main(int argc, char** argv) {
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
              "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; lavapipe time = "
              "dispatch only (submit to fence), not compile, upload or readback; emulator "
-             "free-ID rows through {}, other rows through Dispatch\n\n",
+             "free-ID rows through {} with {} groups in flight per worker, other rows through "
+             "Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,
              cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "",
-             cfg.plain_dispatch ? "Dispatch" : "DispatchInlined");
+             cfg.plain_dispatch ? "Dispatch" : "DispatchInlined", cfg.groups_in_flight);
 
   // Before any dispatch, so the child is a fresh process.
   const MemoryResult mem = MeasureMemory("/proc/self/exe", free_ids_size);

@@ -32,6 +32,7 @@ using Clock = std::chrono::steady_clock;
 struct Config {
   bool quick = false, no_vulkan = false, scaling = false, statements = false;
   bool plain_dispatch = false;  // free-ID rows through Dispatch instead of DispatchInlined
+  int groups_in_flight = 64;    // DispatchOptions::groups_in_flight of the free-ID rows
   std::string filter;
   int repeats = 5;
   int vulkan_repeats = 3;     // lavapipe runs per free-ID and wave-spec row
