@@ -148,6 +148,13 @@ void ReportUndefinedReads(const GroupState<N>& s, const char* op, const Mask<N>&
   }
 }
 
+/// The thread WaveReadLaneAt(x, want) of thread t reads: lane want % W of t's wave (it may lie
+/// past the group's last thread; the vector form in core::ReadLaneAt computes the same).
+/// W is a power of two: the wave starts at t & ~(W - 1), and want % W = want & (W - 1).
+inline int SourceThread(int t, uint32_t want, int W) {
+  return (t & ~(W - 1)) | int(want & uint32_t(W - 1));
+}
+
 }  // namespace detail
 
 namespace core {
@@ -230,7 +237,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
                 di, in_mask + i);
     for (int i = 0; i < kPadded; i += L) {
       const auto want = hn::Load(du, lane.data() + i);
-      // W is a power of two: the wave starts at t & ~(W - 1), and want % W = want & (W - 1).
+      // detail::SourceThread, a vector of threads at a time.
       const auto src = hn::Or(hn::And(hn::Iota(di, i), hn::Set(di, ~(W - 1))),
                               hn::BitCast(di, hn::And(want, hn::Set(du, uint32_t(W - 1)))));
       const auto in_group = hn::Lt(src, hn::Set(di, N));
@@ -260,8 +267,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
   } else {
     for (int t = 0; t < N; ++t) {
       const uint32_t want = lane.lane(t);
-      // W is a power of two: the wave starts at t & ~(W - 1), and want % W = want & (W - 1).
-      const int src = (t & ~(W - 1)) | int(want & uint32_t(W - 1));
+      const int src = detail::SourceThread(t, want, W);
       source[t] = src < N ? src : -1;
       defined.Set(t, want < uint32_t(W) && src < N && mask.Test(src));
     }
@@ -319,7 +325,7 @@ auto WaveReadLaneAt(const V& expr, const Lanes<I, N>& laneIndex) {
       detail::ReportUndefinedReads(s, "WaveReadLaneAt", undefined, [&](int t) {
         const uint32_t want = lane.lane(t);
         if (want >= uint32_t(W)) return std::pair{detail::ReadFault::kOutOfRange, want};
-        const int src = t / W * W + int(want);
+        const int src = detail::SourceThread(t, want, W);  // want < W here
         return std::pair{src < N && s.helper().Test(src) ? detail::ReadFault::kHelper
                                                          : detail::ReadFault::kInactive,
                          want};
