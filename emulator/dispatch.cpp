@@ -6,25 +6,41 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <exception>
 #include <utility>
+#include <vector>
+
+// AddressSanitizer keeps state per stack and must be told when the stack changes, which
+// Boost.Context's fcontext does not do (see BeforeSwitch below).
+#if defined(__SANITIZE_ADDRESS__)
+#define WAVEEMU_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WAVEEMU_ASAN_FIBERS 1
+#endif
+#endif
+#if WAVEEMU_ASAN_FIBERS
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace waveemu {
 
 void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
-                       const std::function<void(uint64_t, uint64_t)>& body) {
+                       const std::function<void(uint64_t, uint64_t)>& body, uint64_t grain) {
   if (count == 0) return;
   if (deterministic || max_threads == 1 || count == 1) {
     body(0, count);
     return;
   }
   auto run = [&] {
-    // Groups are cheap and uniform; chunks of 16+ keep the per-task cost (one GroupState) small.
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, count, 16),
+    // Groups are cheap and uniform; chunks of at least grain / 2 groups (16 by default) keep the
+    // per-task cost (one GroupState, or the fibers of groups in flight) small.
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, count, std::max<uint64_t>(grain, 1)),
                       [&](const tbb::blocked_range<uint64_t>& r) { body(r.begin(), r.end()); });
   };
   if (max_threads > 0) {
@@ -36,7 +52,9 @@ void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
 }
 
 int WorkerThreads(int max_threads) {
-  const int cores = tbb::this_task_arena::max_concurrency();
+  const int cores = std::min(
+      tbb::this_task_arena::max_concurrency(),
+      int(tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
   return max_threads > 0 ? std::min(max_threads, cores) : cores;
 }
 
@@ -45,8 +63,9 @@ namespace ctx = boost::context;
 
 namespace {
 
-// A kernel's locals live on its fiber's stack, as they would on a worker thread's: 8 MiB, the
-// size Linux gives a main thread, with a guard page below, so an overflow faults at once.
+// A kernel's locals live on its fiber's stack, as they would on the thread's: 8 MiB, what Linux
+// gives a main thread (oneTBB gives its workers 4 MiB), with a guard page below, so an overflow
+// faults at once.
 constexpr size_t kFiberStackBytes = size_t{8} << 20;
 
 /// Stacks kept for reuse by this OS thread: mapping and unmapping one costs microseconds, more
@@ -69,17 +88,42 @@ class StackCache {
   std::vector<ctx::stack_context> free_;
 };
 
-/// Boost.Context's StackAllocator, served from this thread's cache (fibers are created, run and
-/// destroyed on the thread that made them).
-struct CachedStack {
-  StackCache* cache;
-  ctx::stack_context allocate() { return cache->Take(); }
-  void deallocate(ctx::stack_context& s) noexcept { cache->Give(s); }
-};
-
 StackCache& ThisThreadsStacks() {
   static thread_local StackCache cache;
   return cache;
+}
+
+/// Where a stack lies, for AddressSanitizer.
+struct StackBounds {
+  const void* bottom = nullptr;
+  size_t size = 0;
+};
+
+/// Boost.Context's StackAllocator, served from this thread's cache (fibers are created, run and
+/// destroyed on the thread that made them); it notes where the stack it hands out lies.
+struct CachedStack {
+  StackCache* cache;
+  StackBounds* bounds;
+  ctx::stack_context allocate() {
+    ctx::stack_context s = cache->Take();
+    *bounds = StackBounds{static_cast<const char*>(s.sp) - s.size, s.size};
+    return s;
+  }
+  void deallocate(ctx::stack_context& s) noexcept { cache->Give(s); }
+};
+
+// For AddressSanitizer: before a switch, where to (save = nullptr when the stack being left
+// ends); after it, where from. No-ops in other builds.
+void BeforeSwitch([[maybe_unused]] void** save, [[maybe_unused]] const StackBounds& to) {
+#if WAVEEMU_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(save, to.bottom, to.size);
+#endif
+}
+void AfterSwitch([[maybe_unused]] void* save, [[maybe_unused]] StackBounds* from) {
+#if WAVEEMU_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(save, from ? &from->bottom : nullptr,
+                                  from ? &from->size : nullptr);
+#endif
 }
 
 }  // namespace
@@ -92,44 +136,49 @@ class GroupsInFlight {
  public:
   GroupsInFlight(uint64_t begin, uint64_t end) : next_(begin), end_(end) {}
 
+  /// The next group, in order; none once a group has thrown (the groups already started run
+  /// to their end, as other workers' do, and the exception then reaches Dispatch's caller).
   bool Next(uint64_t& group) {
-    if (next_ == end_) return false;
+    if (next_ == end_ || error_) return false;
     group = next_++;
     return true;
   }
 
-  void Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body) {
+  /// Returns how many fibers ran.
+  int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body) {
     const uint64_t fibers = std::min<uint64_t>(uint64_t(in_flight), end_ - next_);
     slots_.resize(size_t(fibers));
     for (Slot& slot : slots_) {
-      slot.fiber = ctx::fiber(std::allocator_arg, CachedStack{&ThisThreadsStacks()},
+      slot.fiber = ctx::fiber(std::allocator_arg, CachedStack{&ThisThreadsStacks(), &slot.stack},
                               [this, &slot, &fiber_body](ctx::fiber&& scheduler) {
+                                AfterSwitch(nullptr, &scheduler_stack_);
                                 slot.scheduler = std::move(scheduler);
                                 try {
                                   fiber_body(*this);
                                 } catch (const ctx::detail::forced_unwind&) {
-                                  throw;  // a parked fiber being destroyed: let Boost unwind it
+                                  throw;  // Boost unwinding a fiber: not the kernel's error
                                 } catch (...) {
                                   if (!error_) error_ = std::current_exception();
                                 }
+                                BeforeSwitch(nullptr, scheduler_stack_);  // this stack ends
                                 return std::move(slot.scheduler);
                               });
     }
     for (bool live = true; live;) {
       live = false;
-      for (size_t i = 0; i < slots_.size() && !error_; ++i) {
-        Slot& slot = slots_[i];
+      for (Slot& slot : slots_) {
         if (!slot.fiber) continue;
         running_ = &slot;
+        void* save = nullptr;
+        BeforeSwitch(&save, slot.stack);
         slot.fiber = std::move(slot.fiber).resume();  // runs until it parks or ends
+        AfterSwitch(save, nullptr);
         live = live || bool(slot.fiber);
-      }
-      if (error_) {
-        slots_.clear();  // destroying a parked fiber unwinds its stack
-        std::rethrow_exception(error_);
       }
       Settle();
     }
+    if (error_) std::rethrow_exception(error_);
+    return int(fibers);
   }
 
   /// Called on the running fiber by DeferredFetchAdd.
@@ -137,7 +186,10 @@ class GroupsInFlight {
     Slot& slot = *running_;
     slot.request = Request{p, value, bytes, 0};
     slot.parked = true;
+    void* save = nullptr;
+    BeforeSwitch(&save, scheduler_stack_);
     slot.scheduler = std::move(slot.scheduler).resume();
+    AfterSwitch(save, &scheduler_stack_);
     return slot.request.original;
   }
 
@@ -151,6 +203,7 @@ class GroupsInFlight {
   struct Slot {
     ctx::fiber fiber;      // the group fiber, while the scheduler runs
     ctx::fiber scheduler;  // the scheduler, while the group fiber runs
+    StackBounds stack;     // the group fiber's
     Request request{};
     bool parked = false;
   };
@@ -160,40 +213,40 @@ class GroupsInFlight {
   void Settle() {
     for (size_t i = 0; i < slots_.size(); ++i) {
       if (!slots_[i].parked) continue;
-      const Request& first = slots_[i].request;
+      const void* p = slots_[i].request.p;
+      const int bytes = slots_[i].request.bytes;
+      const auto same = [&](const Slot& s) {
+        return s.parked && s.request.p == p && s.request.bytes == bytes;
+      };
       uint64_t total = 0;
       for (size_t j = i; j < slots_.size(); ++j)
-        if (Same(slots_[j], first)) total += slots_[j].request.value;
-      uint64_t running = first.bytes == 4
-                             ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(first.p))
-                                   .fetch_add(uint32_t(total))
-                             : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(first.p))
-                                   .fetch_add(total);
-      const void* p = first.p;
-      const int bytes = first.bytes;
+        if (same(slots_[j])) total += slots_[j].request.value;
+      void* target = slots_[i].request.p;
+      uint64_t running = bytes == 4 ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(target))
+                                          .fetch_add(uint32_t(total))
+                                    : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(target))
+                                          .fetch_add(total);
       for (size_t j = i; j < slots_.size(); ++j) {
         Slot& s = slots_[j];
-        if (!s.parked || s.request.p != p || s.request.bytes != bytes) continue;
+        if (!same(s)) continue;
         s.request.original = running;
         running += s.request.value;  // the caller truncates to its width
         s.parked = false;
       }
     }
   }
-  static bool Same(const Slot& s, const Request& r) {
-    return s.parked && s.request.p == r.p && s.request.bytes == r.bytes;
-  }
 
   uint64_t next_, end_;
   std::vector<Slot> slots_;
   Slot* running_ = nullptr;
+  StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
   std::exception_ptr error_;
 };
 
-void RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
-                       const std::function<void(GroupsInFlight&)>& fiber_body) {
+int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
+                      const std::function<void(GroupsInFlight&)>& fiber_body) {
   GroupsInFlight groups(begin, end);
-  groups.Run(in_flight, fiber_body);
+  return groups.Run(in_flight, fiber_body);
 }
 
 bool NextGroup(GroupsInFlight& groups, uint64_t& group) { return groups.Next(group); }

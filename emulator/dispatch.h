@@ -28,17 +28,18 @@ struct DispatchOptions {
   int wave_size = 0;           // 0: the kernel's [WaveSize] preference, else the profile's
   bool deterministic = false;  // groups in order on the calling thread
   int max_threads = 0;         // 0: every core; otherwise at most this many worker threads
-  /// Groups one worker keeps in flight when more than one worker runs (1 to 256; 1, the
+  /// Groups one worker keeps in flight when more than one worker runs (1 to 128; 1, the
   /// default: each group runs to its end before the worker starts the next). A group that
-  /// reaches an InterlockedAdd on one device element (every thread's destination the same)
-  /// waits there until the worker's other groups in flight have reached one or run out of
-  /// groups; then each element's additions go to memory as one fetch_add, one group's block
-  /// after another's, and the groups go on. That is an order concurrent groups on a GPU may
-  /// produce; the counter's cache line then moves between cores once per batch instead of once
-  /// per group: 64 made the free-ID wave kernel up to 3x faster on two cores here, and never
-  /// slower by more than the noise (docs/performance.md).
-  /// Not for kernels whose groups wait for each other through memory: a group spinning on a
-  /// flag that a parked group would set never lets the batch finish. Deterministic mode and
+  /// reaches an InterlockedAdd on one device element with a uniform index (`Counter[0]`) waits
+  /// there until the worker's other groups in flight have reached one or run out of groups;
+  /// then each element's additions go to memory as one fetch_add, one group's block after
+  /// another's, and the groups go on. That is an order concurrent groups on a GPU may produce;
+  /// the counter's cache line then moves between cores once per batch instead of once per
+  /// group. On this project's two-core VM, 64 kept the free-ID wave kernel at 23-27 ms where
+  /// groups one by one took 19-64 ms: slower by its fiber switches when the line moves cheaply,
+  /// up to 2.7x faster when it does not (docs/performance.md). Not for kernels whose groups
+  /// wait for each other through memory: a group spinning on a flag that a parked group would
+  /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
   /// one worker always run groups one by one.
   int groups_in_flight = 1;
 };
@@ -51,18 +52,19 @@ struct DispatchResult {
   uint64_t out_of_bounds_reads = 0;     // reads that returned 0
   uint64_t out_of_bounds_writes = 0;    // writes that were dropped
   uint64_t out_of_bounds_atomics = 0;   // atomics that did nothing
-  int groups_in_flight = 1;             // per worker: 1 when groups ran one after another
+  int groups_in_flight = 1;             // the most any worker had: 1 when groups ran one by one
 };
 
-/// Calls body(begin, end) over [0, count) in chunks: in order on this thread when
-/// `deterministic`, else in parallel with at most `max_threads` workers (0: all cores).
-/// Exceptions from `body` reach the caller.
+/// Calls body(begin, end) over [0, count) in chunks of at least grain / 2 groups (unless fewer
+/// are left): in order on this thread when `deterministic`, else in parallel with at most
+/// `max_threads` workers (0: all cores). Exceptions from `body` reach the caller.
 void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
-                       const std::function<void(uint64_t, uint64_t)>& body);
+                       const std::function<void(uint64_t, uint64_t)>& body, uint64_t grain = 16);
 
 /// The most groups one worker keeps in flight: each has a stack of its own (8 MiB of address
-/// space, two memory mappings).
-inline constexpr int kMaxGroupsInFlight = 256;
+/// space and two memory mappings, kept by the thread for reuse; Linux allows 65530 mappings
+/// per process by default, and 128 workers x 128 stacks x 2 stay below that).
+inline constexpr int kMaxGroupsInFlight = 128;
 
 /// How many worker threads a dispatch with this max_threads gets.
 int WorkerThreads(int max_threads);
@@ -71,9 +73,10 @@ namespace detail {
 class GroupsInFlight;
 /// Runs groups [begin, end) on up to `in_flight` fibers of this thread; each fiber calls
 /// fiber_body, which takes groups with NextGroup until it returns false (dispatch.cpp).
-/// Exceptions from a group reach the caller once the other fibers are unwound.
-void RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
-                       const std::function<void(GroupsInFlight&)>& fiber_body);
+/// Returns how many fibers ran. After a group throws, no group starts, the started ones run to
+/// their end, and then the exception reaches the caller.
+int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
+                      const std::function<void(GroupsInFlight&)>& fiber_body);
 /// The next group of the running fiber's worker, in order; false when none is left.
 bool NextGroup(GroupsInFlight& groups, uint64_t& group);
 }  // namespace detail
@@ -239,24 +242,6 @@ inline uint3 AdvanceGroupId(uint3 gid, uint64_t delta, uint3 groups) {
   return uint3{uint32_t(x % groups.x), uint32_t(y % groups.y), uint32_t(gid.z + y / groups.y)};
 }
 
-/// Puts back, at the end of its scope, the group states installed on this thread at its start
-/// (a worker's fibers each install their own).
-template <int N>
-class KeepCurrentGroup {
- public:
-  KeepCurrentGroup() = default;
-  ~KeepCurrentGroup() {
-    GroupState<N>::Current() = typed_;
-    GroupBase::Current() = base_;
-  }
-  KeepCurrentGroup(const KeepCurrentGroup&) = delete;
-  KeepCurrentGroup& operator=(const KeepCurrentGroup&) = delete;
-
- private:
-  GroupState<N>* typed_ = GroupState<N>::Current();
-  GroupBase* base_ = GroupBase::Current();
-};
-
 template <class K, int N, class... Args>
 void InvokeMain(const K& kernel, void (K::*)(Args...) const, WorkerSystemValues<K, N>& sv,
                 uint3 gid) {
@@ -303,7 +288,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     state.in_flight = &in_flight;
     state.MakeCurrent();  // KeepCurrentGroup below puts the worker's own back
     WorkerSystemValues<K, N> worker_sv(sv);
-    uint64_t g = 0, held = 0;  // held: the group gid is the id of
+    uint64_t g = 0, held = 0;  // held: the group index gid was computed for
     uint3 gid{};
     for (bool first = true; NextGroup(in_flight, g); first = false) {
       gid = first ? GroupIdOf(g, groups) : AdvanceGroupId(gid, g - held, groups);
@@ -314,15 +299,29 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   };
   const bool fibers = options.groups_in_flight > 1 && !options.deterministic && count > 1 &&
                       WorkerThreads(options.max_threads) > 1;
+  // One chunk of groups in flight on this worker's fibers; chunks of at least
+  // groups_in_flight groups (the grain) let a worker fill its fibers.
+  std::atomic<int> most_in_flight{1};
+  const auto run_chunk_in_flight = [&](uint64_t begin, uint64_t end, const auto& fiber) {
+    KeepCurrentGroup<N> keep;
+    const int used = RunGroupsInFlight(begin, end, options.groups_in_flight, fiber);
+    int seen = most_in_flight.load();
+    while (used > seen && !most_in_flight.compare_exchange_weak(seen, used)) {
+    }
+  };
+  const uint64_t grain = 2 * uint64_t(options.groups_in_flight);
   if constexpr (kInline) {
     // GCC/Clang `flatten`: main() and every call below it are inlined into this loop, so the
     // kernel is one function: no call per statement that spills the live vectors.
     if (fibers) {
-      ParallelForGroups(count, false, options.max_threads, [&](uint64_t begin, uint64_t end) {
-        KeepCurrentGroup<N> keep;
-        RunGroupsInFlight(begin, end, options.groups_in_flight,
-                          [&](GroupsInFlight& f) __attribute__((flatten)) { run_fiber(f); });
-      });
+      ParallelForGroups(
+          count, false, options.max_threads,
+          [&](uint64_t begin, uint64_t end) {
+            run_chunk_in_flight(begin, end, [&](GroupsInFlight& f) __attribute__((flatten)) {
+              run_fiber(f);
+            });
+          },
+          grain);
     } else {
       ParallelForGroups(count, options.deterministic, options.max_threads,
                         [&](uint64_t begin, uint64_t end)
@@ -330,10 +329,10 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     }
   } else {
     if (fibers) {
-      ParallelForGroups(count, false, options.max_threads, [&](uint64_t begin, uint64_t end) {
-        KeepCurrentGroup<N> keep;
-        RunGroupsInFlight(begin, end, options.groups_in_flight, run_fiber);
-      });
+      ParallelForGroups(
+          count, false, options.max_threads,
+          [&](uint64_t begin, uint64_t end) { run_chunk_in_flight(begin, end, run_fiber); },
+          grain);
     } else {
       ParallelForGroups(count, options.deterministic, options.max_threads, run_groups);
     }
@@ -346,7 +345,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   r.out_of_bounds_reads = shared.out_of_bounds_reads.load();
   r.out_of_bounds_writes = shared.out_of_bounds_writes.load();
   r.out_of_bounds_atomics = shared.out_of_bounds_atomics.load();
-  r.groups_in_flight = fibers ? options.groups_in_flight : 1;
+  r.groups_in_flight = most_in_flight.load();
   return r;
 }
 

@@ -290,25 +290,32 @@ class GroupState final : public GroupBase {
   int function_depth_ = 0;
 };
 
+/// Puts back, at the end of its scope, the group states installed on this thread at its start
+/// (Dispatch's groups in flight each install their own while they run).
+template <int N>
+class KeepCurrentGroup {
+ public:
+  KeepCurrentGroup() = default;
+  ~KeepCurrentGroup() {
+    GroupState<N>::Current() = typed_;
+    GroupBase::Current() = base_;
+  }
+  KeepCurrentGroup(const KeepCurrentGroup&) = delete;
+  KeepCurrentGroup& operator=(const KeepCurrentGroup&) = delete;
+
+ private:
+  GroupState<N>* typed_ = GroupState<N>::Current();
+  GroupBase* base_ = GroupBase::Current();
+};
+
 /// Installs a group state as current for its scope (Dispatch and the test helpers use it).
 template <int N>
 class ScopedGroup {
  public:
-  explicit ScopedGroup(GroupState<N>& state)
-      : previous_(GroupState<N>::Current()), previous_base_(GroupBase::Current()) {
-    GroupState<N>::Current() = &state;
-    GroupBase::Current() = &state;
-  }
-  ~ScopedGroup() {
-    GroupState<N>::Current() = previous_;
-    GroupBase::Current() = previous_base_;
-  }
-  ScopedGroup(const ScopedGroup&) = delete;
-  ScopedGroup& operator=(const ScopedGroup&) = delete;
+  explicit ScopedGroup(GroupState<N>& state) { state.MakeCurrent(); }  // after keep_ saved
 
  private:
-  GroupState<N>* previous_;
-  GroupBase* previous_base_;
+  KeepCurrentGroup<N> keep_;
 };
 
 namespace detail {

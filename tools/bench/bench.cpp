@@ -136,34 +136,37 @@ double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
 double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_count,
                               int max_threads, size_t groups_per_claim, FreeIDsBuffers& buf) {
   namespace hn = hwy::HWY_NAMESPACE;
-  const size_t claim = 64 * groups_per_claim;
-  if (table.size() % claim != 0) return -1;
+  constexpr size_t kGroup = 64;
+  if (table.size() % kGroup != 0) return -1;
+  const size_t claim = kGroup * groups_per_claim;  // the last claim may be shorter
   buf.list.assign(table.size(), kUnwritten);
   alignas(64) std::atomic<int32_t> counter{0};
   const auto start = Clock::now();
-  ParallelForGroups(table.size() / claim, false, max_threads, [&](uint64_t begin, uint64_t end) {
+  const uint64_t claims = (table.size() + claim - 1) / claim;
+  ParallelForGroups(claims, false, max_threads, [&](uint64_t begin, uint64_t end) {
     const hn::ScalableTag<int32_t> d;
     const size_t lanes = hn::Lanes(d);
     const auto free_marker = hn::Set(d, -1);
     for (uint64_t g = begin; g < end; ++g) {
       const int32_t* in = table.data() + g * claim;
+      const size_t ids = std::min(claim, table.size() - g * claim);  // a multiple of kGroup
       size_t count = 0;
-      for (size_t i = 0; i < claim; i += lanes)
+      for (size_t i = 0; i < ids; i += lanes)
         count += hn::CountTrue(d, hn::Eq(hn::LoadU(d, in + i), free_marker));
       if (count == 0) continue;
       size_t at = size_t(counter.fetch_add(int32_t(count), std::memory_order_relaxed));
-      for (size_t i = 0; i < claim; i += lanes) {
+      for (size_t i = 0; i < ids; i += lanes) {
         const auto is_free = hn::Eq(hn::LoadU(d, in + i), free_marker);
         const size_t n = hn::CountTrue(d, is_free);
         // Only the claimed entries are written: neighbours belong to other groups. x86's
         // BlendedStore is a masked store; elsewhere (NEON, WASM) it rewrites the whole vector,
         // so the run goes through a buffer.
-        const auto ids = hn::Compress(hn::Iota(d, int32_t(g * claim + i)), is_free);
+        const auto free_ids = hn::Compress(hn::Iota(d, int32_t(g * claim + i)), is_free);
 #if HWY_TARGET <= HWY_SSE4
-        hn::BlendedStore(ids, hn::FirstN(d, n), d, buf.list.data() + at);
+        hn::BlendedStore(free_ids, hn::FirstN(d, n), d, buf.list.data() + at);
 #else
         alignas(64) int32_t run[kVectorBytes / sizeof(int32_t)];  // simd.h: vectors <= 64 bytes
-        hn::Store(ids, d, run);
+        hn::Store(free_ids, d, run);
         std::memcpy(buf.list.data() + at, run, n * sizeof(int32_t));
 #endif
         at += n;
@@ -281,8 +284,9 @@ void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
                                      [&] { return RunNativeFreeIDs(table, expected_count, buf); });
     if (native_failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
     SharedCounterRow(cfg, table, expected_count, fraction, native_ms, native_failed, 1, rows);
-    SharedCounterRow(cfg, table, expected_count, fraction, native_ms, native_failed,
-                     size_t(cfg.groups_in_flight), rows);
+    if (cfg.groups_in_flight > 1)
+      SharedCounterRow(cfg, table, expected_count, fraction, native_ms, native_failed,
+                       size_t(cfg.groups_in_flight), rows);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
                                          table, expected_count, fraction, wave, native_ms,
