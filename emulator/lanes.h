@@ -144,7 +144,7 @@ class Lanes {
       constexpr int L = int(hn::MaxLanes(d));
       if constexpr (L % 8 == 0) {
         for (int i = 0; i < N; i += L) {
-          const auto m = MaskOfBits(d, mask.word(i >> 6) >> (i & 63));
+          const auto m = MaskOfBits(d, mask.Bits64(i, 64));
           hn::Store(hn::IfThenElse(m, hn::Load(d, other.v_ + i), hn::Load(d, v_ + i)), d, v_ + i);
         }
         return;
@@ -636,7 +636,7 @@ HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const L
     if constexpr (L % 8 == 0) {
       Lanes<T, N> r{NoInit{}};
       for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
-        hn::Store(hn::IfThenElse(MaskOfBits(d, cond.mask().word(i >> 6) >> (i & 63)),
+        hn::Store(hn::IfThenElse(MaskOfBits(d, cond.mask().Bits64(i, 64)),
                                  hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
                   d, r.data() + i);
       return r;

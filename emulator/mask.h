@@ -122,10 +122,6 @@ class Mask {
     return diff == 0;
   }
 
-  /// Raw bytes, little-endian bit order (thread t is bit t%8 of byte t/8), for Highway's
-  /// LoadMaskBits/StoreMaskBits. Call Normalize() after writing through it.
-  uint8_t* bytes() { return reinterpret_cast<uint8_t*>(words_.data()); }
-  const uint8_t* bytes() const { return reinterpret_cast<const uint8_t*>(words_.data()); }
   /// Clears the bits at or beyond N.
   constexpr void Normalize() {
     if constexpr (N % 64 != 0) words_[kWords - 1] &= (uint64_t{1} << (N % 64)) - 1;

@@ -173,8 +173,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
-      uint64_t bits = active.word(i >> 6) >> (i & 63);
-      if constexpr (L < 64) bits &= (uint64_t{1} << L) - 1;
+      uint64_t bits = active.Bits64(i, L);
       if (!bits) continue;  // stays 0
       auto v = hn::Zero(d);
       for (; bits; bits &= bits - 1) {

@@ -433,7 +433,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         if (uint64_t(first) + uint64_t(mask.Count()) > binding_.count) return false;
         uint32_t next = first;
         for (int i = 0; i < Uint<N>::kPadded; i += L) {
-          const auto m = MaskOfBits(du, mask.word(i >> 6) >> (i & 63));
+          const auto m = MaskOfBits(du, mask.Bits64(i, 64));
           const size_t n = hn::CountTrue(du, m);
           if (n == 0) continue;
           const auto run = hn::FirstN(du, n);
@@ -469,7 +469,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       const auto count = hn::Set(du, uint32_t(binding_.count));  // count <= UINT32_MAX
       for (int i = 0; i < Uint<N>::kPadded; i += LU)
         out_of_bounds = hn::Or(out_of_bounds,
-                               hn::And(MaskOfBits(du, mask.word(i >> 6) >> (i & 63)),
+                               hn::And(MaskOfBits(du, mask.Bits64(i, 64)),
                                        hn::Not(hn::Lt(hn::Load(du, index_.data() + i), count))));
       if (!hn::AllFalse(du, out_of_bounds)) return false;
       const uint32_t* idx = index_.data();

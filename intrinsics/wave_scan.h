@@ -125,7 +125,7 @@ void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T
   const bool long_wave = W > L;
   auto carry = hn::Zero(d);
   for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
-    const auto on = MaskOfBits(d, mask.word(t0 >> 6) >> (t0 & 63));
+    const auto on = MaskOfBits(d, mask.Bits64(t0, 64));
     const auto v = hn::IfThenElseZero(on, hn::Load(d, in + t0));
     auto s = v;
     for (int j = 0; j < kSteps; ++j)
