@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace waveemu {
 
@@ -153,23 +154,33 @@ HWY_INLINE void FillWave(T* p, int count, T v) {
   }
 }
 
-/// For waves of W <= 32 lanes: out[t] = the W-bit block of `bits` holding thread t's wave,
-/// shifted down to bit 0 (its ballot), or with kPopcount the number of bits in it, for every
-/// t < padded (a multiple of the vector length; padding threads see their padding block). One
-/// vector of threads at a time: a vector's threads lie in one 32-bit half of a mask word.
-template <bool kPopcount, int N>
-HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
-  const hn::ScalableTag<uint32_t> d;
-  constexpr int L = int(hn::MaxLanes(d));
-  static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
+/// For waves of W <= 32 lanes and the vector of threads t0, t0 + 1, ... (32-bit lanes, t0 a
+/// multiple of the vector length): each lane's W-bit block of `bits` holding its thread's wave,
+/// shifted down to bit 0 (the wave's ballot). A vector's threads lie in one 32-bit half of a
+/// mask word; the loop-invariant splats fold away when callers inline this in their loop.
+template <class D, int N>
+HWY_INLINE hn::Vec<D> WaveBlocksAt(D d, const Mask<N>& bits, int W, int t0) {
+  static_assert(std::is_same_v<hn::TFromD<D>, uint32_t>, "one 32-bit lane per thread");
+  static_assert(32 % hn::MaxLanes(D()) == 0,
+                "a vector of threads must lie in one 32-bit half of a mask word");
   // Thread t's wave starts at bit (t & 31) & ~(W - 1) of its 32-bit half (W a power of two
   // <= 32, so waves never straddle halves): AND-ing the thread's bit with this gives the shift.
   const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
   const auto block = hn::Set(d, W >= 32 ? ~0u : (1u << W) - 1);
+  const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
+  const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
+  return hn::And(hn::Shr(hn::Set(d, half), shift), block);
+}
+
+/// For waves of W <= 32 lanes: out[t] = the W-bit block of `bits` holding thread t's wave,
+/// shifted down to bit 0 (its ballot), or with kPopcount the number of bits in it, for every
+/// t < padded (a multiple of the vector length; padding threads see their padding block).
+template <bool kPopcount, int N>
+HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
   for (int t0 = 0; t0 < padded; t0 += L) {
-    const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
-    const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
-    auto v = hn::And(hn::Shr(hn::Set(d, half), shift), block);
+    auto v = WaveBlocksAt(d, bits, W, t0);
     if constexpr (kPopcount) v = PopulationCount32(v);
     hn::Store(v, d, out + t0);
   }

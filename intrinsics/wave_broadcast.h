@@ -172,19 +172,17 @@ HWY_INLINE C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
       if (W <= L) {
         // Waves lie inside vectors: each lane takes its wave's first lane in `mask` with one
         // in-vector permutation, no per-wave loop. Lane i of a vector is in the wave starting
-        // at i & ~(W - 1); its wave's bits of `mask`, shifted down, have their lowest set bit
+        // at i & ~(W - 1); its wave's bits of `mask` (WaveBlocksAt) have their lowest set bit
         // at (b & -b), whose index is popcount((b & -b) - 1). A wave without a lane in `mask`
         // keeps x (index i itself).
         const hn::RebindToUnsigned<decltype(d)> du;
         const hn::RebindToSigned<decltype(d)> di;
         const auto lane = hn::Iota(du, 0u);
         const auto wave_start = hn::And(lane, hn::Set(du, ~uint32_t(W - 1)));
-        const auto block = hn::Set(du, W >= 32 ? ~0u : (1u << W) - 1);
         const auto one = hn::Set(du, 1u);
         C r{NoInit{}};
         for (int i = 0; i < C::kPadded; i += L) {
-          const uint32_t bits = uint32_t(mask.word(i >> 6) >> (i & 63));
-          const auto b = hn::And(hn::Shr(hn::Set(du, bits), wave_start), block);
+          const auto b = WaveBlocksAt(du, mask, W, i);
           const auto lowest = hn::And(b, hn::Sub(hn::Zero(du), b));
           const auto first = PopulationCount32(hn::Sub(lowest, one));
           const auto source =
@@ -233,7 +231,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
     alignas(kVectorBytes) int32_t in_mask[kPadded];
     alignas(kVectorBytes) int32_t src_of[kPadded];
     for (int i = 0; i < kPadded; i += L)
-      hn::Store(hn::IfThenElseZero(MaskOfBits(di, mask.word(i >> 6) >> (i & 63)), hn::Set(di, 1)),
+      hn::Store(hn::IfThenElseZero(MaskOfBits(di, mask.Bits64(i, 64)), hn::Set(di, 1)),
                 di, in_mask + i);
     for (int i = 0; i < kPadded; i += L) {
       const auto want = hn::Load(du, lane.data() + i);
