@@ -185,7 +185,7 @@ void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
   row.workload = groups_per_claim == 1 ? "native_shared_counter" : "native_batched_counter";
   row.detail = fmt::format("free {:.1f}", fraction);
   row.size = table.size();
-  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, row.wave))) return;
+  if (!Selected(cfg, row.workload, row.detail, row.wave)) return;
   FreeIDsBuffers buf;
   row.all = Measure(cfg.repeats, row.failed, [&] {
     return RunNativeSharedCounter(table, expected_count, 0, groups_per_claim, buf);
@@ -215,7 +215,7 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
   row.detail = fmt::format("free {:.1f}", fraction);
   row.size = table.size();
   row.wave = wave;
-  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
+  if (!Selected(cfg, row.workload, row.detail, wave)) return;
   FreeIDsBuffers buf;
   row.all = Measure(cfg.repeats, row.failed, [&] {
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg, buf);
@@ -266,10 +266,10 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
 bool AnyFreeIDsRowSelected(const Config& cfg, double fraction) {
   const std::string detail = fmt::format("free {:.1f}", fraction);
   for (const char* ceiling : {"native_shared_counter", "native_batched_counter"})
-    if (Selected(cfg, fmt::format("{} {} w0", ceiling, detail))) return true;
+    if (Selected(cfg, ceiling, detail, 0)) return true;
   for (const char* variant : {"wave", "groupshared", "raking"})
     for (int wave : {8, 32, 64})
-      if (Selected(cfg, fmt::format("free_ids_{} {} w{}", variant, detail, wave))) return true;
+      if (Selected(cfg, fmt::format("free_ids_{}", variant), detail, wave)) return true;
   return false;
 }
 
@@ -345,7 +345,7 @@ void WaveOpRow(const Config& cfg, size_t size, int wave, std::vector<Row>& rows)
   row.detail = fmt::format("{} {}", kFloat ? "float" : "uint", kEveryOther ? "half" : "all");
   row.size = size;
   row.wave = wave;
-  if (!Selected(cfg, fmt::format("{} {} w{}", row.workload, row.detail, wave))) return;
+  if (!Selected(cfg, row.workload, row.detail, wave)) return;
   const std::vector<T> in = WaveOpInput<T>(size);
   const std::vector<T> expected = ReferenceWaveOp<T>(kOp, in, wave, kEveryOther);
   std::vector<T> out;
@@ -549,7 +549,7 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
         all.push_back(r.one / r.all);
         if (r.one / r.all < worst) {
           worst = r.one / r.all;
-          which = fmt::format("{} {} w{}", r.workload, r.detail, r.wave);
+          which = RowName(r.workload, r.detail, r.wave);
         }
       }
     if (!std::isinf(worst)) {

@@ -172,13 +172,21 @@ inline double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& r
 /// Adds a measured row and reports it on stderr at once (a full run takes minutes).
 inline void AddRow(std::vector<Row>& rows, const Row& r) {
   rows.push_back(r);
-  fmt::print(stderr, "  {} {} n={} W={}: all {:.2f} ms, one thread {:.2f} ms, lavapipe {:.2f} ms{}{}\n",
+  fmt::print(stderr, "  {} {} n={} W={}: all {:.2f} ms, one thread {:.2f} ms, lavapipe {:.2f} ms{}{}{}\n",
              r.workload, r.detail, r.size, r.wave, r.all, r.one, r.vulkan,
-             r.failed ? " FAILED" : "", r.note);
+             r.failed ? " FAILED" : "", r.note.empty() ? "" : " ", r.note);
 }
 
-inline bool Selected(const Config& cfg, const std::string& name) {
-  return cfg.filter.empty() || name.find(cfg.filter) != std::string::npos;
+/// A row's name, what --filter matches: "workload detail wN" (N = 0 for rows without a wave).
+inline std::string RowName(const std::string& workload, const std::string& detail, int wave) {
+  return fmt::format("{} {} w{}", workload, detail, wave);
+}
+
+/// Whether --filter keeps the row of this name.
+inline bool Selected(const Config& cfg, const std::string& workload, const std::string& detail,
+                     int wave) {
+  return cfg.filter.empty() ||
+         RowName(workload, detail, wave).find(cfg.filter) != std::string::npos;
 }
 
 /// The wave-spec examples (wave_spec_bench.cpp: its own file, as the examples' hosts both

@@ -105,7 +105,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
   auto next = [&] { return s = s * 1664525u + 1013904223u; };
 
   // Compacted append: every third input is 0 (no item).
-  if (Row row = row_for("compacted_append"); Selected(cfg, row.workload)) {
+  if (Row row = row_for("compacted_append"); Selected(cfg, row.workload, row.detail, row.wave)) {
     std::vector<uint32_t> input(threads);
     for (size_t i = 0; i < threads; ++i) input[i] = i % 3 == 0 ? 0 : (next() | 1u);
     std::vector<uint32_t> items;
@@ -147,7 +147,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
   }
 
   // Ordered append: thread t appends counts[t] (0..3) items (data[t], i).
-  if (Row row = row_for("ordered_append"); Selected(cfg, row.workload)) {
+  if (Row row = row_for("ordered_append"); Selected(cfg, row.workload, row.detail, row.wave)) {
     std::vector<uint32_t> counts(threads), data(threads);
     std::vector<uint64_t> items;
     for (size_t t = 0; t < threads; ++t) {
@@ -198,7 +198,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
   for (auto& p : positions)
     p = float3{float(next() >> 24), float(next() >> 26), float(next() >> 28)};
 
-  if (Row row = row_for("bounding_box"); Selected(cfg, row.workload)) {
+  if (Row row = row_for("bounding_box"); Selected(cfg, row.workload, row.detail, row.wave)) {
     std::vector<Point> points(threads);
     for (size_t i = 0; i < threads; ++i) points[i].position = positions[i];
     auto boxes = [](std::span<const Box> b) {
@@ -239,7 +239,7 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
     AddRow(rows, row);
   }
 
-  if (Row row = row_for("average_position"); Selected(cfg, row.workload)) {
+  if (Row row = row_for("average_position"); Selected(cfg, row.workload, row.detail, row.wave)) {
     const std::vector<float3> want = ReferencePerWave(positions, wave, 1);
     for (int max_threads : {0, 1}) {
       double& slot = max_threads ? row.one : row.all;
