@@ -86,14 +86,15 @@ T AtomicApply(AtomicOp op, T* p, bool device, T value, T compare) {
 /// for all of them; returns the value before this group's addition (dispatch.cpp).
 uint64_t DeferredFetchAdd(GroupBase& group, void* p, uint64_t value, int bytes);
 
-/// fetch_add on device memory: at once, or deferred when the group runs in flight. Deferring
-/// makes the worker's additions to one element adjacent in its modification order, as if those
-/// groups had reached the atomic together: a legal order for groups that run concurrently, and
-/// the element's cache line moves between cores once per batch, not once per group.
+/// fetch_add on device memory by group g (the running one, nullptr outside a dispatch): at
+/// once, or deferred when g runs in flight. Deferring makes the worker's additions to one
+/// element adjacent in its modification order, as if those groups had reached the atomic
+/// together: a legal order for groups that run concurrently, and the element's cache line moves
+/// between cores once per batch, not once per group. The caller passes the group it already
+/// looked up, so the hot path reads no thread-local slot of its own.
 template <class T>
-HWY_INLINE T DeviceFetchAdd(T* p, T value) {
+HWY_INLINE T DeviceFetchAdd(GroupBase* g, T* p, T value) {
   using U = std::make_unsigned_t<T>;
-  GroupBase* g = GroupBase::Current();
   if (g && g->in_flight) [[unlikely]]
     return T(U(DeferredFetchAdd(*g, p, uint64_t(U(value)), int(sizeof(T)))));
   return std::atomic_ref<T>(*p).fetch_add(value);
@@ -169,7 +170,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
     // the caller does next) stalls store forwarding.
     U total = 0;
     active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
-    U running = U(DeviceFetchAdd(p, T(total)));
+    U running = U(DeviceFetchAdd(GroupState<N>::Current(), p, T(total)));
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
@@ -275,7 +276,7 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
     last = T(0);
   } else if (op == AtomicOp::kAdd && device) {
     const U total = U(U(v) * U(count));
-    last = T(U(DeviceFetchAdd(p, T(total))) + U(v) * U(count - 1));
+    last = T(U(DeviceFetchAdd(GroupBase::Current(), p, T(total))) + U(v) * U(count - 1));
   } else {
     for (int i = 0; i < count; ++i) last = AtomicApply(op, p, device, v, c);
   }
