@@ -1,6 +1,7 @@
 // bench.cpp -- waveemu-bench: the emulator (all cores, one thread) against lavapipe running the
 // same HLSL and a hand-written Highway loop, on the workloads of issue 4. Every timed run's
-// output is checked against a scalar reference first; medians of --repeats runs are reported.
+// output is checked against a scalar reference first; medians of --repeats runs are reported,
+// the contenders of a free-ID row timed in turns (MeasureInTurns).
 // Ends with the issue's targets as PASS/FAIL lines and a JSON summary.
 #include "examples/niagara_free_ids/free_ids_host.h"
 #include "examples/niagara_free_ids/free_ids_native.h"
@@ -177,39 +178,44 @@ double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_co
   return CheckFreeIDs(table, buf.list, counter.load(), expected_count, buf.seen) ? ms : -1;
 }
 
-/// A shared-counter ceiling row: the native pattern above on all cores and on one thread.
+/// A shared-counter ceiling row: the native pattern above on all cores and on one thread, in
+/// turns with the Highway loop (the row's native column).
 void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
-                      size_t expected_count, double fraction, double native_ms,
-                      bool native_failed, size_t groups_per_claim, std::vector<Row>& rows) {
+                      size_t expected_count, double fraction, size_t groups_per_claim,
+                      std::vector<Row>& rows) {
   Row row;
   row.workload = groups_per_claim == 1 ? "native_shared_counter" : "native_batched_counter";
   row.detail = fmt::format("free {:.1f}", fraction);
   row.size = table.size();
   if (!Selected(cfg, row.workload, row.detail, row.wave)) return;
   FreeIDsBuffers buf;
-  row.all = Measure(cfg.repeats, row.failed, [&] {
+  Contender all{cfg.repeats, [&] {
     return RunNativeSharedCounter(table, expected_count, 0, groups_per_claim, buf);
-  });
-  row.one = Measure(cfg.repeats, row.failed, [&] {
+  }};
+  Contender one{cfg.repeats, [&] {
     return RunNativeSharedCounter(table, expected_count, 1, groups_per_claim, buf);
-  });
-  row.native = native_ms;
+  }};
+  Contender native{cfg.repeats, [&] { return RunNativeFreeIDs(table, expected_count, buf); }};
+  MeasureInTurns({&all, &one, &native});
+  row.all = all.Result();
+  row.one = one.Result();
+  row.native = native.Result();
   row.note = groups_per_claim == 1
                  ? "ceiling: the kernels' one counter, one claim per group, written natively"
                  : fmt::format("ceiling: one claim per {} groups, written natively",
                                groups_per_claim);
-  if (row.failed) row.note += "; output WRONG";
-  if (native_failed) {  // the Highway loop's time is in this row too
-    row.failed = true;
-    row.note += "; Highway loop's output WRONG";
-  }
+  row.failed = all.wrong || one.wrong || native.wrong;
+  if (all.wrong || one.wrong) row.note += "; output WRONG";
+  if (native.wrong) row.note += "; Highway loop's output WRONG";
   AddRow(rows, row);
 }
 
+/// A free-ID row: the emulator on all cores and on one thread, the Highway loop and lavapipe,
+/// in turns (MeasureInTurns), so the row's ratios compare runs made in the same stretch of time.
 template <class K>
 void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
                 const std::vector<int32_t>& table, size_t expected_count, double fraction, int wave,
-                double native_ms, bool native_failed, std::vector<Row>& rows) {
+                std::vector<Row>& rows) {
   Row row;
   row.workload = fmt::format("free_ids_{}", variant);
   row.detail = fmt::format("free {:.1f}", fraction);
@@ -217,25 +223,21 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
   row.wave = wave;
   if (!Selected(cfg, row.workload, row.detail, wave)) return;
   FreeIDsBuffers buf;
-  row.all = Measure(cfg.repeats, row.failed, [&] {
+  Contender all{cfg.repeats, [&] {
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg, buf);
-  });
-  row.one = Measure(cfg.repeats, row.failed, [&] {
+  }};
+  Contender one{cfg.repeats, [&] {
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, cfg, buf);
-  });
-  if (row.failed) row.note += " emulator output WRONG;";
-  // A wrong Highway loop fails every row that shares its time, so the run exits 1.
-  if (native_failed) {
-    row.failed = true;
-    row.note += " native output WRONG;";
-  }
-  row.native = native_ms;
+  }};
+  Contender native{cfg.repeats, [&] { return RunNativeFreeIDs(table, expected_count, buf); }};
+  Contender vulkan;  // stays empty (no runs) without lavapipe
 #if WAVEEMU_HAVE_VULKAN_BACKEND
+  std::optional<oracle::Pipeline> p;
   if (!cfg.no_vulkan) {
     const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
     std::vector<int32_t> list(table.size(), kUnwritten), sizes(4, 0);
     std::vector<uint32_t> globals(4, 0);
-    oracle::Pipeline p = MakePipeline(
+    p = MakePipeline(
         hlsl, fmt::format("#define THREAD_COUNT {}\n#define GRID_X {}\n", K::N, kGridX),
         "ComputeFreeIDs2D", Grid2D(groups, kGridX), wave,
         {{"IDToIndexTable", oracle::DataFormat::kInt32, oracle::ResourceKind::kBuffer, 0,
@@ -246,23 +248,36 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
           Bytes(std::span<const int32_t>(sizes))},
          {"$Globals", oracle::DataFormat::kUInt32, oracle::ResourceKind::kConstantBuffer, 0,
           Bytes(std::span<const uint32_t>(globals))}});
-    row.vulkan = MeasureVulkan(cfg, p, row, [&](const oracle::BufferContents& out, int) {
-      const auto& l = out.at("RWFreeIDList");
-      const auto& s = out.at("RWFreeIDListSizes");
-      int32_t count = 0;
-      std::memcpy(&count, s.data(), 4);
-      const std::span<const int32_t> listed(reinterpret_cast<const int32_t*>(l.data()),
-                                            l.size() / 4);
-      return CheckFreeIDs(table, listed, count, expected_count, buf.seen);
-    });
+    vulkan = Contender{cfg.vulkan_repeats, [&] {
+      return RunVulkanOnce(*p, row, [&](const oracle::BufferContents& out, int) {
+        const auto& l = out.at("RWFreeIDList");
+        const auto& s = out.at("RWFreeIDListSizes");
+        int32_t count = 0;
+        std::memcpy(&count, s.data(), 4);
+        const std::span<const int32_t> listed(reinterpret_cast<const int32_t*>(l.data()),
+                                              l.size() / 4);
+        return CheckFreeIDs(table, listed, count, expected_count, buf.seen);
+      });
+    }};
   }
+#else
+  (void)hlsl;
 #endif
+  MeasureInTurns({&all, &one, &native, &vulkan});
+  row.all = all.Result();
+  row.one = one.Result();
+  row.native = native.Result();
+  row.vulkan = vulkan.Result();
+  if (all.wrong || one.wrong) row.note += " emulator output WRONG;";
+  // A wrong Highway loop fails its row, so the run exits 1.
+  if (native.wrong) row.note += " native output WRONG;";
+  if (vulkan.wrong) row.note += " lavapipe output WRONG;";
+  row.failed = all.wrong || one.wrong || native.wrong || vulkan.wrong;
   AddRow(rows, row);
 }
 
-/// Whether --filter keeps any row of the free-ID workloads at this free fraction. A fraction
-/// with none is skipped whole: its Highway loop would be timed and checked for no row, and a
-/// wrong result would reach no row's verdict or the exit status.
+/// Whether --filter keeps any row of the free-ID workloads at this free fraction (a fraction
+/// with none is skipped whole: no table to build).
 bool AnyFreeIDsRowSelected(const Config& cfg, double fraction) {
   const std::string detail = fmt::format("free {:.1f}", fraction);
   for (const char* ceiling : {"native_shared_counter", "native_batched_counter"})
@@ -278,25 +293,18 @@ void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
     if (!AnyFreeIDsRowSelected(cfg, fraction)) continue;
     const std::vector<int32_t> table = MakeRandomIDTable(size, fraction, 42);
     const size_t expected_count = ReferenceFreeIDs(table).size();
-    FreeIDsBuffers buf;
-    bool native_failed = false;
-    const double native_ms = Measure(cfg.repeats, native_failed,
-                                     [&] { return RunNativeFreeIDs(table, expected_count, buf); });
-    if (native_failed) fmt::print("native free-ID loop: output WRONG at free {}\n", fraction);
-    SharedCounterRow(cfg, table, expected_count, fraction, native_ms, native_failed, 1, rows);
+    SharedCounterRow(cfg, table, expected_count, fraction, 1, rows);
     if (cfg.groups_in_flight > 1)
-      SharedCounterRow(cfg, table, expected_count, fraction, native_ms, native_failed,
-                       size_t(cfg.groups_in_flight), rows);
+      SharedCounterRow(cfg, table, expected_count, fraction, size_t(cfg.groups_in_flight), rows);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
-                                         table, expected_count, fraction, wave, native_ms,
-                                         native_failed, rows);
+                                         table, expected_count, fraction, wave, rows);
       FreeIDsRow<ComputeFreeIDsGroupShared<64>>(
           cfg, "groupshared", "tools/bench/hlsl/free_ids_groupshared_2d.hlsl", table,
-          expected_count, fraction, wave, native_ms, native_failed, rows);
+          expected_count, fraction, wave, rows);
       FreeIDsRow<ComputeFreeIDsRaking<64>>(
           cfg, "raking", "tools/bench/hlsl/free_ids_raking_2d.hlsl", table, expected_count,
-          fraction, wave, native_ms, native_failed, rows);
+          fraction, wave, rows);
     }
   }
 }
@@ -727,8 +735,8 @@ int main(int argc, char** argv) {
   const size_t free_ids_size = size_t(1) << (cfg.quick ? 18 : 24);
   const size_t wave_op_size = size_t(1) << (cfg.quick ? 18 : 24);
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
-             "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; lavapipe time = "
-             "dispatch only (submit to fence), not compile, upload or readback; emulator "
+             "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; a free-ID row's contenders "
+             "in turns; lavapipe time = dispatch only (submit to fence), not compile, upload or readback; emulator "
              "free-ID rows through {} with {} groups in flight per worker, other rows through "
              "Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,

@@ -16,9 +16,11 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #ifndef WAVEEMU_SOURCE_ROOT
@@ -61,19 +63,53 @@ inline double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// Median ms of `repeats` calls of run(), which returns the ms it timed, or a negative value
-/// when its output did not match the reference (then the result is NaN and `failed` is set).
-inline double Measure(int repeats, bool& failed, const std::function<double()>& run) {
+/// One contender of a row: run() times one run and returns its ms, a negative value when its
+/// output did not match the reference (the contender stops; its result is NaN and `wrong` is
+/// set), or NaN when it could not run at all (it stops, and its result is NaN).
+struct Contender {
+  Contender() = default;  // no runs
+  Contender(int n, std::function<double()> f) : repeats(n), run(std::move(f)) {}
+  int repeats = 0;
+  std::function<double()> run;
   std::vector<double> ms;
-  for (int r = 0; r < repeats; ++r) {
-    const double t = run();
-    if (t < 0) {
-      failed = true;
-      return NAN;
+  bool wrong = false;
+  bool stopped = false;
+  double Result() const { return wrong ? NAN : Median(ms); }
+};
+
+/// Runs a row's contenders in turns: turn r runs once each contender that has r < repeats and
+/// has not stopped, starting with contender r (mod their number), so each follows each other
+/// one alike (an all-cores run leaves oneTBB's workers spinning for a moment after it). This
+/// machine's speed drifts by up to 1.5x within seconds (docs/performance.md, session 5); timing
+/// one contender's repeats and then the next's can put them in different phases, and their
+/// ratio then measures the machine. In turns, a phase falls on every contender alike.
+inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
+  const std::vector<Contender*> cs(contenders);
+  int turns = 0;
+  for (const Contender* c : cs) turns = std::max(turns, c->repeats);
+  for (int r = 0; r < turns; ++r) {
+    for (size_t k = 0; k < cs.size(); ++k) {
+      Contender* c = cs[(size_t(r) + k) % cs.size()];
+      if (r >= c->repeats || c->stopped || !c->run) continue;
+      const double t = c->run();
+      if (std::isnan(t)) {
+        c->stopped = true;
+      } else if (t < 0) {
+        c->wrong = c->stopped = true;
+      } else {
+        c->ms.push_back(t);
+      }
     }
-    ms.push_back(t);
   }
-  return Median(ms);
+}
+
+/// Median ms of `repeats` calls of run() (a contender measured alone); a wrong output sets
+/// `failed` and gives NaN.
+inline double Measure(int repeats, bool& failed, const std::function<double()>& run) {
+  Contender c{repeats, run};
+  MeasureInTurns({&c});
+  if (c.wrong) failed = true;
+  return c.Result();
 }
 
 inline std::string ReadText(const std::string& path) {
@@ -138,33 +174,38 @@ inline oracle::Pipeline MakePipeline(const std::string& hlsl, const std::string&
   return p;
 }
 
-/// Runs the pipeline `repeats` times; verify(buffers, subgroup size) says whether the output is
-/// right. Only the dispatch (submit to fence) is timed: upload, compile and readback are not.
+/// One run of the pipeline: the ms of its dispatch (submit to fence; upload, compile and
+/// readback are not timed), -1 when verify(buffers, subgroup size) rejects its output, or NaN
+/// with a note in `row` when lavapipe cannot run it.
+inline double RunVulkanOnce(const oracle::Pipeline& p, Row& row,
+                            const std::function<bool(const oracle::BufferContents&, int)>& verify) {
+  oracle::VulkanRunOptions options;
+  options.device_name = "llvmpipe";
+  oracle::VulkanRunReport report;
+  options.report = &report;
+  oracle::BufferContents out;
+  try {
+    out = oracle::RunOnVulkan(p, options);
+  } catch (const std::exception& e) {
+    row.note = fmt::format("lavapipe: {}", std::string(e.what()).substr(0, 120));
+    return NAN;
+  }
+  row.vulkan_wave = int(report.subgroup_size);
+  return verify(out, int(report.subgroup_size)) ? report.dispatch_ms : -1;
+}
+
+/// Runs the pipeline `repeats` times (cfg.vulkan_repeats when 0) and returns the median
+/// dispatch time (RunVulkanOnce); a wrong output fails the row.
 inline double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& row,
                      const std::function<bool(const oracle::BufferContents&, int)>& verify,
                      int repeats = 0) {
-  oracle::VulkanRunOptions options;
-  options.device_name = "llvmpipe";
-  std::vector<double> ms;
-  for (int r = 0; r < (repeats ? repeats : cfg.vulkan_repeats); ++r) {
-    oracle::VulkanRunReport report;
-    options.report = &report;
-    oracle::BufferContents out;
-    try {
-      out = oracle::RunOnVulkan(p, options);
-    } catch (const std::exception& e) {
-      row.note = fmt::format("lavapipe: {}", std::string(e.what()).substr(0, 120));
-      return NAN;
-    }
-    row.vulkan_wave = int(report.subgroup_size);
-    if (!verify(out, int(report.subgroup_size))) {
-      row.failed = true;
-      row.note += " lavapipe output WRONG;";
-      return NAN;
-    }
-    ms.push_back(report.dispatch_ms);
+  Contender vulkan{repeats ? repeats : cfg.vulkan_repeats, [&] { return RunVulkanOnce(p, row, verify); }};
+  MeasureInTurns({&vulkan});
+  if (vulkan.wrong) {
+    row.failed = true;
+    row.note += " lavapipe output WRONG;";
   }
-  return Median(ms);
+  return vulkan.Result();
 }
 #endif
 
