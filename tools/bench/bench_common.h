@@ -64,8 +64,8 @@ inline double MsSince(Clock::time_point start) {
 }
 
 /// One contender of a row: run() times one run and returns its ms, a negative value when its
-/// output did not match the reference (the contender stops; its result is NaN and `wrong` is
-/// set), or NaN when it could not run at all (it stops, and its result is NaN).
+/// output did not match the reference (the contender stops; `wrong` is set), or NaN when it
+/// could not run (the contender stops; `unavailable` is set). Either way its result is NaN.
 struct Contender {
   Contender() = default;  // no runs
   Contender(int n, std::function<double()> f) : repeats(n), run(std::move(f)) {}
@@ -73,32 +73,41 @@ struct Contender {
   std::function<double()> run;
   std::vector<double> ms;
   bool wrong = false;
-  bool stopped = false;
-  double Result() const { return wrong ? NAN : Median(ms); }
+  bool unavailable = false;
+  bool Done() const { return int(ms.size()) >= repeats || wrong || unavailable || !run; }
+  double Result() const { return wrong || unavailable ? NAN : Median(ms); }
 };
 
-/// Runs a row's contenders in turns: turn r runs once each contender that has r < repeats and
-/// has not stopped, starting with contender r (mod their number), so each follows each other
-/// one alike (an all-cores run leaves oneTBB's workers spinning for a moment after it). This
-/// machine's speed drifts by up to 1.5x within seconds (docs/performance.md, session 5); timing
+/// The order of turn `turn` among n contenders: a Williams design (0, 1, n-1, 2, n-2, ...
+/// shifted by the turn; for odd n, every other n turns reversed): over whole cycles of turns
+/// each contender directly follows each other one equally often.
+inline std::vector<size_t> TurnOrder(size_t n, int turn) {
+  std::vector<size_t> order;
+  for (size_t k = 0, low = 1, high = n - 1; k < n; ++k)
+    order.push_back(k == 0 ? 0 : k % 2 ? low++ : high--);
+  for (size_t& i : order) i = (i + size_t(turn)) % n;
+  if (n % 2 && (size_t(turn) / n) % 2) std::reverse(order.begin(), order.end());
+  return order;
+}
+
+/// Runs a row's contenders in turns, one run of each contender not yet done per turn. This
+/// machine's speed drifts by up to 1.5x within seconds (docs/performance.md, session 5): timing
 /// one contender's repeats and then the next's can put them in different phases, and their
-/// ratio then measures the machine. In turns, a phase falls on every contender alike.
+/// ratio then measures the machine; in turns, a phase falls on every contender alike. The order
+/// changes from turn to turn (TurnOrder), so no contender keeps following the same one (an
+/// all-cores run leaves oneTBB's workers spinning for a moment after it).
 inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
-  const std::vector<Contender*> cs(contenders);
-  int turns = 0;
-  for (const Contender* c : cs) turns = std::max(turns, c->repeats);
-  for (int r = 0; r < turns; ++r) {
-    for (size_t k = 0; k < cs.size(); ++k) {
-      Contender* c = cs[(size_t(r) + k) % cs.size()];
-      if (r >= c->repeats || c->stopped || !c->run) continue;
-      const double t = c->run();
-      if (std::isnan(t)) {
-        c->stopped = true;
-      } else if (t < 0) {
-        c->wrong = c->stopped = true;
-      } else {
-        c->ms.push_back(t);
-      }
+  for (int turn = 0;; ++turn) {
+    std::vector<Contender*> due;
+    for (Contender* c : contenders)
+      if (!c->Done()) due.push_back(c);
+    if (due.empty()) return;
+    for (size_t i : TurnOrder(due.size(), turn)) {
+      Contender& c = *due[i];
+      const double t = c.run();
+      if (std::isnan(t)) c.unavailable = true;
+      else if (t < 0) c.wrong = true;
+      else c.ms.push_back(t);
     }
   }
 }
