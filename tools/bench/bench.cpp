@@ -735,10 +735,10 @@ int main(int argc, char** argv) {
   const size_t free_ids_size = size_t(1) << (cfg.quick ? 18 : 24);
   const size_t wave_op_size = size_t(1) << (cfg.quick ? 18 : 24);
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
-             "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; a free-ID row's contenders "
-             "in turns; lavapipe time = dispatch only (submit to fence), not compile, upload or readback; emulator "
-             "free-ID rows through {} with {} groups in flight per worker, other rows through "
-             "Dispatch\n\n",
+             "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; a free-ID row's "
+             "contenders in turns; lavapipe time = dispatch only (submit to fence), not compile, "
+             "upload or readback; emulator free-ID rows through {} with {} groups in flight per "
+             "worker, other rows through Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,
              cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "",
              cfg.plain_dispatch ? "Dispatch" : "DispatchInlined", cfg.groups_in_flight);

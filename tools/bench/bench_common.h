@@ -208,7 +208,8 @@ inline double RunVulkanOnce(const oracle::Pipeline& p, Row& row,
 inline double MeasureVulkan(const Config& cfg, const oracle::Pipeline& p, Row& row,
                      const std::function<bool(const oracle::BufferContents&, int)>& verify,
                      int repeats = 0) {
-  Contender vulkan{repeats ? repeats : cfg.vulkan_repeats, [&] { return RunVulkanOnce(p, row, verify); }};
+  Contender vulkan{repeats ? repeats : cfg.vulkan_repeats,
+                   [&] { return RunVulkanOnce(p, row, verify); }};
   MeasureInTurns({&vulkan});
   if (vulkan.wrong) {
     row.failed = true;
