@@ -198,6 +198,14 @@ TEST_CASE("every free-ID kernel is right with 32, 64 and 128 threads per group, 
 
 namespace {
 
+/// Calls check.template operator()<K>(name) for each free-ID kernel at 64 threads per group.
+template <class F>
+void ForEachFreeIDKernel(F&& check) {
+  check.template operator()<ComputeFreeIDsWave<64>>("wave");
+  check.template operator()<ComputeFreeIDsGroupShared<64>>("groupshared");
+  check.template operator()<ComputeFreeIDsRaking<64>>("raking");
+}
+
 /// Deterministic mode: groups in order, atomics in thread order, so a repeat gives the same
 /// bytes, and the list comes out in ascending ID order.
 template <class K>
@@ -221,9 +229,7 @@ TEST_CASE("free-ID kernels in deterministic mode give byte-identical output on a
           "ascending ID order") {
   const Table t = Tables(kBigTable, 32, true, false)[1];  // half free
   for (int W : {4, 32, 128}) {
-    CheckDeterministic<ComputeFreeIDsWave<64>>("wave", t, W);
-    CheckDeterministic<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
-    CheckDeterministic<ComputeFreeIDsRaking<64>>("raking", t, W);
+    ForEachFreeIDKernel([&]<class K>(const char* kernel) { CheckDeterministic<K>(kernel, t, W); });
   }
 }
 
@@ -253,9 +259,9 @@ void CheckInlinedSameAsDispatch(const char* kernel, const Table& t, int W) {
 TEST_CASE("DispatchInlined gives the same bytes as Dispatch for every free-ID kernel") {
   const Table t = Tables(kBigTable, 32, true, false)[1];  // half free
   for (int W : {8, 32}) {
-    CheckInlinedSameAsDispatch<ComputeFreeIDsWave<64>>("wave", t, W);
-    CheckInlinedSameAsDispatch<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
-    CheckInlinedSameAsDispatch<ComputeFreeIDsRaking<64>>("raking", t, W);
+    ForEachFreeIDKernel([&]<class K>(const char* kernel) {
+      CheckInlinedSameAsDispatch<K>(kernel, t, W);
+    });
   }
 }
 
@@ -283,9 +289,7 @@ void CheckGroupsInFlight(const char* kernel, const Table& t, int W) {
 TEST_CASE("with 64 groups in flight every free-ID kernel still lists each free ID once") {
   const Table t = Tables(kBigTable, 32, true, false)[1];  // half free
   for (int W : {8, 32}) {
-    CheckGroupsInFlight<ComputeFreeIDsWave<64>>("wave", t, W);
-    CheckGroupsInFlight<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
-    CheckGroupsInFlight<ComputeFreeIDsRaking<64>>("raking", t, W);
+    ForEachFreeIDKernel([&]<class K>(const char* kernel) { CheckGroupsInFlight<K>(kernel, t, W); });
   }
 }
 
@@ -315,9 +319,7 @@ TEST_CASE("free-ID kernels on a table that ends inside a group: IDs past its end
   Table t{"1000 entries, every third ID and the last free",
           MakeIDTable(1000, [](size_t id) { return id % 3 == 0 || id == 999; })};
   for (int W : {4, 32, 128}) {
-    CheckRaggedEnd<ComputeFreeIDsWave<64>>("wave", t, W);
-    CheckRaggedEnd<ComputeFreeIDsGroupShared<64>>("groupshared", t, W);
-    CheckRaggedEnd<ComputeFreeIDsRaking<64>>("raking", t, W);
+    ForEachFreeIDKernel([&]<class K>(const char* kernel) { CheckRaggedEnd<K>(kernel, t, W); });
   }
 }
 
