@@ -178,16 +178,44 @@ double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_co
   return CheckFreeIDs(table, buf.list, counter.load(), expected_count, buf.seen) ? ms : -1;
 }
 
+/// The ID table of one free fraction and its reference count, made when the first row that
+/// --filter keeps asks for it: a fraction whose rows are all filtered out costs nothing.
+class FreeIDsInput {
+ public:
+  FreeIDsInput(size_t size, double fraction) : size_(size), fraction_(fraction) {}
+  size_t size() const { return size_; }
+  double fraction() const { return fraction_; }
+  const std::vector<int32_t>& table() {
+    if (table_.empty()) {
+      table_ = MakeRandomIDTable(size_, fraction_, 42);
+      expected_count_ = ReferenceFreeIDs(table_).size();
+    }
+    return table_;
+  }
+  size_t expected_count() {
+    table();
+    return expected_count_;
+  }
+
+ private:
+  size_t size_;
+  double fraction_;
+  std::vector<int32_t> table_;
+  size_t expected_count_ = 0;
+};
+
 /// A shared-counter ceiling row: the native pattern above on all cores and on one thread, in
 /// turns with the Highway loop (the row's native column).
-void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
-                      size_t expected_count, double fraction, size_t groups_per_claim,
+void SharedCounterRow(const Config& cfg, FreeIDsInput& input, size_t groups_per_claim,
                       std::vector<Row>& rows) {
+  const double fraction = input.fraction();
   Row row;
   row.workload = groups_per_claim == 1 ? "native_shared_counter" : "native_batched_counter";
   row.detail = fmt::format("free {:.1f}", fraction);
-  row.size = table.size();
+  row.size = input.size();
   if (!Selected(cfg, row.workload, row.detail, row.wave)) return;
+  const std::vector<int32_t>& table = input.table();
+  const size_t expected_count = input.expected_count();
   FreeIDsBuffers buf;
   Contender all{cfg.repeats, [&] {
     return RunNativeSharedCounter(table, expected_count, 0, groups_per_claim, buf);
@@ -213,15 +241,17 @@ void SharedCounterRow(const Config& cfg, const std::vector<int32_t>& table,
 /// A free-ID row: the emulator on all cores and on one thread, the Highway loop and lavapipe,
 /// in turns (MeasureInTurns), so the row's ratios compare runs made in the same stretch of time.
 template <class K>
-void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
-                const std::vector<int32_t>& table, size_t expected_count, double fraction, int wave,
-                std::vector<Row>& rows) {
+void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl, FreeIDsInput& input,
+                int wave, std::vector<Row>& rows) {
+  const double fraction = input.fraction();
   Row row;
   row.workload = fmt::format("free_ids_{}", variant);
   row.detail = fmt::format("free {:.1f}", fraction);
-  row.size = table.size();
+  row.size = input.size();
   row.wave = wave;
   if (!Selected(cfg, row.workload, row.detail, wave)) return;
+  const std::vector<int32_t>& table = input.table();
+  const size_t expected_count = input.expected_count();
   FreeIDsBuffers buf;
   Contender all{cfg.repeats, [&] {
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 0, cfg, buf);
@@ -276,35 +306,19 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl,
   AddRow(rows, row);
 }
 
-/// Whether --filter keeps any row of the free-ID workloads at this free fraction (a fraction
-/// with none is skipped whole: no table to build).
-bool AnyFreeIDsRowSelected(const Config& cfg, double fraction) {
-  const std::string detail = fmt::format("free {:.1f}", fraction);
-  for (const char* ceiling : {"native_shared_counter", "native_batched_counter"})
-    if (Selected(cfg, ceiling, detail, 0)) return true;
-  for (const char* variant : {"wave", "groupshared", "raking"})
-    for (int wave : {8, 32, 64})
-      if (Selected(cfg, fmt::format("free_ids_{}", variant), detail, wave)) return true;
-  return false;
-}
-
 void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
   for (double fraction : {0.1, 0.5, 0.9}) {
-    if (!AnyFreeIDsRowSelected(cfg, fraction)) continue;
-    const std::vector<int32_t> table = MakeRandomIDTable(size, fraction, 42);
-    const size_t expected_count = ReferenceFreeIDs(table).size();
-    SharedCounterRow(cfg, table, expected_count, fraction, 1, rows);
+    FreeIDsInput input(size, fraction);
+    SharedCounterRow(cfg, input, 1, rows);
     if (cfg.groups_in_flight > 1)
-      SharedCounterRow(cfg, table, expected_count, fraction, size_t(cfg.groups_in_flight), rows);
+      SharedCounterRow(cfg, input, size_t(cfg.groups_in_flight), rows);
     for (int wave : {8, 32, 64}) {
       FreeIDsRow<ComputeFreeIDsWave<64>>(cfg, "wave", "tools/bench/hlsl/free_ids_wave_2d.hlsl",
-                                         table, expected_count, fraction, wave, rows);
+                                         input, wave, rows);
       FreeIDsRow<ComputeFreeIDsGroupShared<64>>(
-          cfg, "groupshared", "tools/bench/hlsl/free_ids_groupshared_2d.hlsl", table,
-          expected_count, fraction, wave, rows);
+          cfg, "groupshared", "tools/bench/hlsl/free_ids_groupshared_2d.hlsl", input, wave, rows);
       FreeIDsRow<ComputeFreeIDsRaking<64>>(
-          cfg, "raking", "tools/bench/hlsl/free_ids_raking_2d.hlsl", table, expected_count,
-          fraction, wave, rows);
+          cfg, "raking", "tools/bench/hlsl/free_ids_raking_2d.hlsl", input, wave, rows);
     }
   }
 }
