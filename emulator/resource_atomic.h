@@ -139,6 +139,60 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
   return original;
 }
 
+/// Device InterlockedAdd of 32-bit values on one element, the kernels' claim of output space:
+/// thread t's original is the base plus the values of the active threads below t (an exclusive
+/// scan in thread order, wrapping as the lane-order loop does), and the base is one fetch_add of
+/// the total. Computed a vector of threads at a time: inactive threads zeroed from the mask bits,
+/// a log-step scan inside the vector, a running carry across vectors, so the total is ready
+/// without a serial add per active thread, and after the fetch_add each vector takes the base in
+/// one add. Inactive threads get 0. The result is made only after the fetch_add, so its zeroing
+/// is a dead store the compiler drops (a result written before the atomic would have to be in
+/// memory when it runs).
+template <class T, int N>
+HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& value,
+                                      const Mask<N>& active) {
+  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
+  const hn::ScalableTag<uint32_t> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  using V = hn::Vec<decltype(d)>;
+  constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kVectors = Lanes<T, N>::kPadded / L;
+  constexpr int kSteps = std::countr_zero(unsigned(L));
+  // Loop-invariant: step j moves lane l - 2^j to lane l, and lanes below 2^j take 0.
+  const auto lane = hn::Iota(di, 0);
+  using Indices = decltype(hn::IndicesFromVec(d, lane));
+  Indices down[kSteps];
+  decltype(hn::RebindMask(d, hn::Lt(lane, lane))) below_step[kSteps];
+  for (int j = 0; j < kSteps; ++j) {
+    const auto step = hn::Set(di, int32_t{1} << j);
+    down[j] = hn::IndicesFromVec(d, hn::Max(hn::Sub(lane, step), hn::Zero(di)));
+    below_step[j] = hn::RebindMask(d, hn::Lt(lane, step));
+  }
+  const Indices last = hn::IndicesFromVec(d, hn::Set(di, int32_t(L - 1)));
+  // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
+  const uint32_t* in = reinterpret_cast<const uint32_t*>(value.data());
+  V before[kVectors];  // per thread: the sum over the active threads below it
+  V carry = hn::Zero(d);
+  for (int k = 0; k < kVectors; ++k) {
+    const V v =
+        hn::IfThenElseZero(MaskOfBits(d, active.Bits64(k * L, L)), hn::Load(d, in + k * L));
+    V inclusive = v;
+    for (int j = 0; j < kSteps; ++j) {
+      const V shifted = hn::TableLookupLanes(inclusive, down[j]);
+      inclusive = hn::Add(inclusive, hn::IfThenZeroElse(below_step[j], shifted));
+    }
+    before[k] = hn::Add(hn::Sub(inclusive, v), carry);
+    carry = hn::Add(carry, hn::TableLookupLanes(inclusive, last));
+  }
+  const V base = hn::Set(d, uint32_t(DeviceFetchAdd(g, p, T(hn::GetLane(carry)))));
+  Lanes<T, N> original{NoInit{}};
+  uint32_t* out = reinterpret_cast<uint32_t*>(original.data());
+  for (int k = 0; k < kVectors; ++k)
+    hn::Store(hn::IfThenElseZero(MaskOfBits(d, active.Bits64(k * L, L)), hn::Add(before[k], base)),
+              d, out + k * L);
+  return original;
+}
+
 /// Every active thread applies op to one element, in ascending thread order. For Add on device
 /// memory this is one fetch_add of the total, each thread's original being the value before it
 /// plus the sum of the lower threads' values: the same result as the lane-order loop, and the
@@ -150,6 +204,11 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   using U = std::make_unsigned_t<T>;
   const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
+  const bool device = dest.binding().space == MemorySpace::kDevice;
+  if constexpr (sizeof(T) == 4) {
+    if (op == AtomicOp::kAdd && device && active.Any())
+      if (T* p = dest.Target()) return FetchAddScan32(GroupState<N>::Current(), p, value, active);
+  }
   Lanes<T, N> original(T(0));
   if (active.Empty()) return original;
   T* p = dest.Target();
@@ -162,8 +221,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
                       active.First(), dest.index());
     return original;
   }
-  const bool device = dest.binding().space == MemorySpace::kDevice;
-  if (op == AtomicOp::kAdd && device) {
+  if (op == AtomicOp::kAdd && device) {  // 64-bit values (32-bit ones took FetchAddScan32)
     // The total first, then one fetch_add, then each thread's original (the base plus the
     // values of the lower active threads) put into its vector with masked broadcasts, and the
     // vector stored once: writing the lanes one by one and reading them back as vectors (as

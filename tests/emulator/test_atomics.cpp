@@ -217,6 +217,42 @@ TEST_CASE_TEMPLATE("every Interlocked op on one uniform element matches the scal
   }
 }
 
+// The 32-bit device add on one element runs as a vector scan over the group (FetchAddScan32):
+// group sizes below, at and between vector lengths, with padding threads past N, and values
+// whose sums wrap, against the lane-order loop.
+template <class T, int N>
+void CheckUniformAddAtGroupSize() {
+  const auto values = RandomValues<T, N>(uint32_t(N) * 7 + 1, false);
+  for (const auto& pattern : AllMaskPatterns<N>(8)) {
+    std::vector<T> host = {T(0x7ffffff0)};
+    T want_mem = host[0];
+    const RWBuffer<T> buf{std::span<T>(host)};
+    Lanes<T, N> orig(T(0x55));
+    const Lanes<T, N> v(values);
+    RunGroup<N>(8, [&] {
+      if_(Bool<N>::FromMask(pattern.mask), [&] { InterlockedAdd(buf[0u], v, orig); });
+    });
+    std::array<T, N> want{};
+    for (int t = 0; t < N; ++t)
+      if (pattern.mask.Test(t)) want[t] = ReferenceApply(Op::kAdd, want_mem, values[t], T(0));
+    const std::string context =
+        "InterlockedAdd, " + std::to_string(N) + " threads, under " + pattern.name;
+    CHECK_MESSAGE(host[0] == want_mem, context);
+    CheckLanes<T, N>(orig, want, pattern.mask, T(0x55), values, context);
+  }
+}
+
+TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the lane-order loop at "
+                   "every group size",
+                   T, int32_t, uint32_t) {
+  CheckUniformAddAtGroupSize<T, 1>();
+  CheckUniformAddAtGroupSize<T, 8>();
+  CheckUniformAddAtGroupSize<T, 16>();
+  CheckUniformAddAtGroupSize<T, 40>();
+  CheckUniformAddAtGroupSize<T, 64>();
+  CheckUniformAddAtGroupSize<T, 200>();
+}
+
 TEST_CASE("Interlocked ops without original_value change memory the same way") {
   std::vector<uint32_t> host = {1, 2, 3, 4, 5, 6, 7, 8};
   const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
