@@ -243,7 +243,7 @@ void CheckUniformAddAtGroupSize() {
 }
 
 TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the lane-order loop at "
-                   "every group size",
+                   "group sizes from 1 to 200",
                    T, int32_t, uint32_t) {
   CheckUniformAddAtGroupSize<T, 1>();
   CheckUniformAddAtGroupSize<T, 8>();
