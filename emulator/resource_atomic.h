@@ -152,23 +152,12 @@ template <class T, int N>
 HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& value,
                                       const Mask<N>& active) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
-  const hn::ScalableTag<uint32_t> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  using V = hn::Vec<decltype(d)>;
-  constexpr int L = int(hn::MaxLanes(d));
+  using Scan = SegmentedSum32<>;  // one segment per vector
+  using V = typename Scan::V;
+  const typename Scan::D d;
+  constexpr int L = Scan::kLanes;
   constexpr int kVectors = Lanes<T, N>::kPadded / L;
-  constexpr int kSteps = std::countr_zero(unsigned(L));
-  // Loop-invariant: step j moves lane l - 2^j to lane l, and lanes below 2^j take 0.
-  const auto lane = hn::Iota(di, 0);
-  using Indices = decltype(hn::IndicesFromVec(d, lane));
-  Indices down[kSteps];
-  decltype(hn::RebindMask(d, hn::Lt(lane, lane))) below_step[kSteps];
-  for (int j = 0; j < kSteps; ++j) {
-    const auto step = hn::Set(di, int32_t{1} << j);
-    down[j] = hn::IndicesFromVec(d, hn::Max(hn::Sub(lane, step), hn::Zero(di)));
-    below_step[j] = hn::RebindMask(d, hn::Lt(lane, step));
-  }
-  const Indices last = hn::IndicesFromVec(d, hn::Set(di, int32_t(L - 1)));
+  const Scan scan;
   // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
   const uint32_t* in = reinterpret_cast<const uint32_t*>(value.data());
   V before[kVectors];  // per thread: the sum over the active threads below it
@@ -176,13 +165,9 @@ HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& val
   for (int k = 0; k < kVectors; ++k) {
     const V v =
         hn::IfThenElseZero(MaskOfBits(d, active.Bits64(k * L, L)), hn::Load(d, in + k * L));
-    V inclusive = v;
-    for (int j = 0; j < kSteps; ++j) {
-      const V shifted = hn::TableLookupLanes(inclusive, down[j]);
-      inclusive = hn::Add(inclusive, hn::IfThenZeroElse(below_step[j], shifted));
-    }
+    const V inclusive = scan.Inclusive(v);
     before[k] = hn::Add(hn::Sub(inclusive, v), carry);
-    carry = hn::Add(carry, hn::TableLookupLanes(inclusive, last));
+    carry = hn::Add(carry, scan.LastLane(inclusive));
   }
   const V base = hn::Set(d, uint32_t(DeviceFetchAdd(g, p, T(hn::GetLane(carry)))));
   Lanes<T, N> original{NoInit{}};

@@ -10,6 +10,7 @@
 #endif
 #include <hwy/highway.h>
 
+#include <bit>
 #include <cstdint>
 
 namespace waveemu {
@@ -69,5 +70,52 @@ HWY_INLINE V PopulationCount32(V v) {
   return hn::PopulationCount(v);
 #endif
 }
+
+/// Inclusive sums of 32-bit lanes within segments of kSeg lanes of a vector (kSeg a power of two,
+/// at most the vector length): log2(kSeg) steps, step j adding lane l - 2^j to lane l where
+/// l % kSeg >= 2^j. The shuffles and masks are loop-invariant, so callers build one of these
+/// before their loop over vectors. Wave scans use kSeg = the wave size; a group-wide scan uses
+/// kSeg = the vector length (the default) and carries LastLane across vectors.
+template <int kSeg = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()))>
+class SegmentedSum32 {
+ public:
+  using D = hn::ScalableTag<uint32_t>;
+  using V = hn::Vec<D>;
+  static constexpr int kLanes = int(hn::MaxLanes(D()));
+  static_assert(kSeg >= 1 && kSeg <= kLanes && (kSeg & (kSeg - 1)) == 0,
+                "segments are a power of two lanes, at most one vector");
+
+  SegmentedSum32() {
+    const D d;
+    const hn::RebindToSigned<D> di;
+    const auto lane = hn::Iota(di, 0);
+    const auto pos = hn::And(lane, hn::Set(di, kSeg - 1));  // lane index in its segment
+    // The index tables go through an array, which GCC folds into constants (a vector Max of
+    // the lane indices it computes at run time).
+    alignas(64) int32_t idx[kLanes];
+    for (int j = 0; j < kSteps; ++j) {
+      for (int l = 0; l < kLanes; ++l) idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
+      down_[j] = hn::SetTableIndices(d, idx);
+      keep_[j] = hn::RebindMask(d, hn::Gt(pos, hn::Set(di, (int32_t{1} << j) - 1)));
+    }
+    for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
+    last_ = hn::SetTableIndices(d, idx);
+  }
+
+  HWY_INLINE V Inclusive(V v) const {
+    for (int j = 0; j < kSteps; ++j)
+      v = hn::Add(v, hn::IfThenElseZero(keep_[j], hn::TableLookupLanes(v, down_[j])));
+    return v;
+  }
+  /// The vector's last lane on every lane: the running sum a long segment carries onward.
+  HWY_INLINE V LastLane(V v) const { return hn::TableLookupLanes(v, last_); }
+
+ private:
+  static constexpr int kSteps = std::countr_zero(unsigned(kSeg));
+  using Indices = decltype(hn::IndicesFromVec(D(), hn::Zero(hn::RebindToSigned<D>())));
+  Indices down_[kSteps > 0 ? kSteps : 1];
+  hn::Mask<D> keep_[kSteps > 0 ? kSteps : 1];
+  Indices last_;
+};
 
 }  // namespace waveemu

@@ -106,34 +106,17 @@ void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T
   const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
   uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
   static_assert(kSeg >= kMinWaveSize, "segments are waves or whole vectors");
-  const auto iota = hn::Iota(d, 0u);
-  const auto pos = hn::And(iota, hn::Set(d, uint32_t(kSeg - 1)));  // lane index in its segment
-  // Loop-invariant shuffles: lane l takes lane l - 2^j (steps j = 0 .. log2(kSeg) - 1), or the
-  // last lane (the carry into the next vector of a long wave).
-  constexpr int kSteps = std::countr_zero(unsigned(kSeg));
-  using Idx = decltype(hn::SetTableIndices(d, static_cast<const int32_t*>(nullptr)));
-  Idx down[kSteps];
-  decltype(hn::FirstN(d, 0)) keep[kSteps];
-  alignas(64) int32_t idx[L];
-  for (int j = 0; j < kSteps; ++j) {
-    for (int l = 0; l < L; ++l) idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
-    down[j] = hn::SetTableIndices(d, idx);
-    keep[j] = hn::Gt(pos, hn::Set(d, (uint32_t(1) << j) - 1));
-  }
-  for (int l = 0; l < L; ++l) idx[l] = L - 1;
-  const Idx last = hn::SetTableIndices(d, idx);
+  const SegmentedSum32<kSeg> segments;
   const bool long_wave = W > L;
   auto carry = hn::Zero(d);
   for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
     const auto on = MaskOfBits(d, mask.Bits64(t0, 64));
     const auto v = hn::IfThenElseZero(on, hn::Load(d, in + t0));
-    auto s = v;
-    for (int j = 0; j < kSteps; ++j)
-      s = hn::Add(s, hn::IfThenElseZero(keep[j], hn::TableLookupLanes(s, down[j])));
+    auto s = segments.Inclusive(v);
     if (long_wave) {
       if ((t0 & (W - 1)) == 0) carry = hn::Zero(d);
       s = hn::Add(s, carry);
-      carry = hn::TableLookupLanes(s, last);
+      carry = segments.LastLane(s);
     }
     hn::Store(hn::Sub(s, v), d, out + t0);
   }
