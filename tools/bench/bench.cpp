@@ -610,6 +610,10 @@ int main(int argc, char** argv) {
   app.add_flag("--statements", cfg.statements,
                "print what each kind of statement of the free-ID wave kernel costs on one "
                "thread, then exit");
+  app.add_flag("--floor", cfg.floor,
+               "time the free-ID wave kernel written by hand statement by statement (values in "
+               "memory, and in registers) against the Highway loop and the emulator on one "
+               "thread, then exit");
   CLI11_PARSE(app, argc, argv);
   if (cfg.quick && app.count("--repeats") == 0) cfg.repeats = 3;
   if (cfg.quick && app.count("--vulkan-repeats") == 0) cfg.vulkan_repeats = 2;
@@ -618,6 +622,7 @@ int main(int argc, char** argv) {
     return Scaling(cfg) ? 1 : 0;
   }
   if (cfg.statements) return StatementCosts(cfg);
+  if (cfg.floor) return StatementFloor(cfg);
 
 #if WAVEEMU_HAVE_VULKAN_BACKEND
   if (!cfg.no_vulkan && !std::getenv("VK_DRIVER_FILES")) {

@@ -32,7 +32,7 @@ namespace waveemu::bench {
 using Clock = std::chrono::steady_clock;
 
 struct Config {
-  bool quick = false, no_vulkan = false, scaling = false, statements = false;
+  bool quick = false, no_vulkan = false, scaling = false, statements = false, floor = false;
   bool plain_dispatch = false;  // free-ID rows through Dispatch instead of DispatchInlined
   int groups_in_flight = 64;    // DispatchOptions::groups_in_flight of the free-ID rows
   std::string filter;
@@ -247,5 +247,10 @@ void WaveSpecWorkloads(const Config& cfg, size_t threads, int wave, std::vector<
 /// --statements (statement_costs.cpp): ns per statement of each kind the free-ID wave kernel
 /// uses, the kernel per group, the Highway loop per 64 IDs. Returns the exit status.
 int StatementCosts(const Config& cfg);
+
+/// --floor (statement_floor.cpp): the free-ID wave kernel hand-written statement by statement,
+/// values in memory and in registers, against the Highway loop and the emulator on one thread.
+/// Returns the exit status.
+int StatementFloor(const Config& cfg);
 
 }  // namespace waveemu::bench
