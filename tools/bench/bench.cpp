@@ -146,7 +146,7 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl, FreeID
 #if WAVEEMU_HAVE_VULKAN_BACKEND
   std::optional<oracle::Pipeline> p;
   if (!cfg.no_vulkan) {
-    const uint64_t groups = (table.size() + kIDsPerGroup<K> - 1) / kIDsPerGroup<K>;
+    const uint64_t groups = FreeIDsGroups<K>(table.size());
     std::vector<int32_t> list(table.size(), kUnwritten), sizes(4, 0);
     std::vector<uint32_t> globals(4, 0);
     p = MakePipeline(

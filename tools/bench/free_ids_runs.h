@@ -51,6 +51,13 @@ struct FreeIDsBuffers {
   std::vector<uint8_t> seen;
 };
 
+/// Groups of kernel K that cover `ids` IDs (the last one may be partial).
+template <class K>
+uint64_t FreeIDsGroups(size_t ids) {
+  constexpr uint64_t kPerGroup = examples::kIDsPerGroup<K>;
+  return (ids + kPerGroup - 1) / kPerGroup;
+}
+
 /// One emulator run of kernel K over `table`: ms of the Dispatch() call, or -1 if wrong.
 template <class K>
 double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count, int wave,
@@ -66,8 +73,7 @@ double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count,
   options.wave_size = wave;
   options.max_threads = max_threads;
   options.groups_in_flight = cfg.groups_in_flight;
-  constexpr uint64_t kPerGroup = examples::kIDsPerGroup<K>;
-  const uint64_t groups = (table.size() + kPerGroup - 1) / kPerGroup;
+  const uint64_t groups = FreeIDsGroups<K>(table.size());
   const auto start = Clock::now();
   if (cfg.plain_dispatch)
     Dispatch(k, Grid2D(groups, kGridX), options);

@@ -60,7 +60,7 @@ struct InMemory {
 };
 
 /// The same values as registers: GCC keeps a small array of vectors in registers when every
-/// index is a constant, so every loop over the vectors is unrolled (kUnroll).
+/// index is a constant, so every loop over the vectors is unrolled (WAVEEMU_UNROLL_VECTORS).
 struct InRegisters {
   struct Value {
     __m512i vec[kVectors];
@@ -183,15 +183,7 @@ size_t FreeIDsWave8(std::span<const int32_t> table, std::span<int32_t> list) {
 
     // if_(NumGroupFreeIDs > 0u, [&] {
     const uint64_t outer = s.exec;
-    {
-      uint64_t any = 0;
-      WAVEEMU_UNROLL_VECTORS
-      for (int v = 0; v < kVectors; ++v)
-        any |= uint64_t(_mm512_test_epi32_mask(Storage::Get(s.NumGroupFreeIDs, v),
-                                               Storage::Get(s.NumGroupFreeIDs, v)))
-               << (16 * v);
-      s.exec = outer & any;
-    }
+    s.exec = outer & NonZero<Storage>(s.NumGroupFreeIDs);  // unsigned: > 0u is != 0u
     Storage::EndStatement(s);
     if (s.exec != 0) {
       const uint64_t in_if = s.exec;
@@ -319,7 +311,7 @@ int StatementFloor(const Config& cfg) {
     for (size_t i = 0; i < c.ms.size() && i < highway.ms.size(); ++i)
       ratio.push_back(c.ms[i] / highway.ms[i]);
     fmt::print("{:<58} {:>9.2f} {:>14.2f}{}\n", name, c.Result(),
-               ratio.empty() ? NAN : Median(ratio), c.wrong ? "  output WRONG" : "");
+               ratio.empty() || c.wrong ? NAN : Median(ratio), c.wrong ? "  output WRONG" : "");
     ok &= !c.wrong;
   };
   line("Highway loop (the baseline)", highway);
