@@ -160,11 +160,12 @@ HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& val
   const Scan scan;
   // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
   const uint32_t* in = reinterpret_cast<const uint32_t*>(value.data());
+  hn::Mask<typename Scan::D> on[kVectors];  // the active threads of each vector
   V before[kVectors];  // per thread: the sum over the active threads below it
   V carry = hn::Zero(d);
   for (int k = 0; k < kVectors; ++k) {
-    const V v =
-        hn::IfThenElseZero(MaskOfBits(d, active.Bits64(k * L, L)), hn::Load(d, in + k * L));
+    on[k] = MaskOfBits(d, active.Bits64(k * L, L));
+    const V v = hn::IfThenElseZero(on[k], hn::Load(d, in + k * L));
     const V inclusive = scan.Inclusive(v);
     before[k] = hn::Add(hn::Sub(inclusive, v), carry);
     carry = hn::Add(carry, scan.LastLane(inclusive));
@@ -173,8 +174,7 @@ HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& val
   Lanes<T, N> original{NoInit{}};
   uint32_t* out = reinterpret_cast<uint32_t*>(original.data());
   for (int k = 0; k < kVectors; ++k)
-    hn::Store(hn::IfThenElseZero(MaskOfBits(d, active.Bits64(k * L, L)), hn::Add(before[k], base)),
-              d, out + k * L);
+    hn::Store(hn::IfThenElseZero(on[k], hn::Add(before[k], base)), d, out + k * L);
   return original;
 }
 
