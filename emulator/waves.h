@@ -82,28 +82,44 @@ constexpr uint64_t WaveLowBits(int W) {
   for (int b = 0; b < 64; b += W) r |= uint64_t{1} << b;
   return r;
 }
+/// Every bit of the even-numbered W-bit blocks of a word (blocks 0, 2, 4, ...; W < 64).
+constexpr uint64_t WaveEvenBlocks(int W) {
+  uint64_t r = 0;
+  for (int b = 0; b < 64; b += 2 * W) r |= ((uint64_t{1} << W) - 1) << b;
+  return r;
+}
 namespace detail {
 inline constexpr uint64_t kWaveLowBits[7] = {0, 0, WaveLowBits(4), WaveLowBits(8),
                                              WaveLowBits(16), WaveLowBits(32), WaveLowBits(64)};
+inline constexpr uint64_t kWaveEvenBlocks[6] = {0, 0, WaveEvenBlocks(4), WaveEvenBlocks(8),
+                                                WaveEvenBlocks(16), WaveEvenBlocks(32)};
 }  // namespace detail
+
+// The two below work on all blocks at once with one add each, not a loop of log2(W) steps: an
+// add inside a block either cannot carry out of it or only does so where the result is masked
+// off, so the blocks stay independent.
 
 /// Every bit of each W-bit block (W <= 64) of `x` that has a bit set.
 HWY_INLINE uint64_t SpreadAnyInWaves(uint64_t x, int W) {
   if (W >= 64) return x ? ~uint64_t{0} : 0;
-  // After these steps bit b is the OR of bits b .. b + W - 1: for a block's first bit, its block.
-  for (int s = 1; s < W; s *= 2) x |= x >> s;
-  const uint64_t starts = x & detail::kWaveLowBits[std::countr_zero(unsigned(W))];
-  return starts * ((uint64_t{1} << W) - 1);  // blocks do not overlap: no carries
+  const uint64_t top = detail::kWaveLowBits[std::countr_zero(unsigned(W))] << (W - 1);
+  // A block's bits below its top plus all ones there reach the top bit exactly when one of them
+  // is set, and stay below 2^W: no carry into the next block.
+  const uint64_t any = (((x & ~top) + ~top) | x) & top;  // the top bit of each non-empty block
+  return any | (any - (any >> (W - 1)));  // and the bits below it (no borrow between blocks)
 }
 
 /// The lowest set bit of each W-bit block (W <= 64) of `x`.
 HWY_INLINE uint64_t FirstInWaves(uint64_t x, int W) {
   if (W >= 64) return x & (~x + 1);
-  const uint64_t low = detail::kWaveLowBits[std::countr_zero(unsigned(W))];
-  // Prefix OR upwards inside blocks: p bit i is set when x has a bit at or below i in i's block.
-  uint64_t p = x;
-  for (int s = 1; s < W; s *= 2) p |= (p << s) & ~(low * ((uint64_t{1} << s) - 1));
-  return x & ~((p << 1) & ~low);
+  const int log_w = std::countr_zero(unsigned(W));
+  const uint64_t low = detail::kWaveLowBits[log_w], even = detail::kWaveEvenBlocks[log_w];
+  // A block f's lowest set bit is f & (~f + 1). ~f + 1 carries out of the block only when f is 0;
+  // adding the even and the odd blocks apart, such a carry lands in a block that is 0 in both
+  // operands, and the final mask drops it.
+  const uint64_t in_even = ((~x & even) + (low & even)) & even;
+  const uint64_t in_odd = ((~x & ~even) + (low & ~even)) & ~even;
+  return x & (in_even | in_odd);
 }
 
 /// Every present lane of each wave that has a lane in `m`.

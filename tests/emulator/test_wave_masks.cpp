@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -100,7 +101,47 @@ void CheckRanges() {
   }
 }
 
+/// One 64-bit word whose W-bit blocks are each empty, full, one bit, or random: the cases where a
+/// carry or borrow could leave a block.
+uint64_t RandomBlocks(std::mt19937_64& rng, int W) {
+  uint64_t x = 0;
+  const uint64_t ones = W >= 64 ? ~uint64_t{0} : (uint64_t{1} << W) - 1;
+  for (int b = 0; b < 64; b += W) {
+    uint64_t block = 0;
+    switch (rng() % 4) {
+      case 0: block = 0; break;
+      case 1: block = ones; break;
+      case 2: block = uint64_t{1} << (rng() % unsigned(W)); break;
+      default: block = rng() & ones; break;
+    }
+    x |= block << b;
+  }
+  return x;
+}
+
 }  // namespace
+
+TEST_CASE("FirstInWaves and SpreadAnyInWaves match a bit loop on words of mixed blocks") {
+  std::mt19937_64 rng(7);
+  for (int W = 4; W <= 64; W *= 2) {
+    for (int i = 0; i < 4000; ++i) {
+      const uint64_t x = RandomBlocks(rng, W);
+      uint64_t first = 0, any = 0;
+      for (int b = 0; b < 64; b += W) {
+        for (int l = 0; l < W; ++l) {
+          if ((x >> (b + l)) & 1u) {
+            first |= uint64_t{1} << (b + l);
+            for (int k = 0; k < W; ++k) any |= uint64_t{1} << (b + k);
+            break;
+          }
+        }
+      }
+      INFO("wave ", W, ", word ", fmt::format("{:#018x}", x));
+      CHECK(FirstInWaves(x, W) == first);
+      CHECK(SpreadAnyInWaves(x, W) == any);
+    }
+  }
+}
 
 TEST_CASE("wave vote masks, first lanes, ballots and counts match a per-thread loop") {
   CheckAllWaveSizes<1>();
