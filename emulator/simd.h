@@ -87,16 +87,17 @@ class SegmentedSum32 {
 
   SegmentedSum32() {
     const D d;
-    const hn::RebindToSigned<D> di;
-    const auto lane = hn::Iota(di, 0);
-    const auto pos = hn::And(lane, hn::Set(di, kSeg - 1));  // lane index in its segment
-    // The index tables go through an array, which GCC folds into constants (a vector Max of
-    // the lane indices it computes at run time).
+    // The index tables go through an array and the masks through bits, which GCC folds into
+    // constants (vector arithmetic on lane indices it computes at run time, in every caller).
     alignas(64) int32_t idx[kLanes];
     for (int j = 0; j < kSteps; ++j) {
-      for (int l = 0; l < kLanes; ++l) idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
+      uint64_t keep = 0;  // lanes at least 2^j into their segment
+      for (int l = 0; l < kLanes; ++l) {
+        idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
+        if (l % kSeg >= (1 << j)) keep |= uint64_t{1} << l;
+      }
       down_[j] = hn::SetTableIndices(d, idx);
-      keep_[j] = hn::RebindMask(d, hn::Gt(pos, hn::Set(di, (int32_t{1} << j) - 1)));
+      keep_[j] = MaskOfBits(d, keep);
     }
     for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
     last_ = hn::SetTableIndices(d, idx);

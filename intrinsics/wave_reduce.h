@@ -334,14 +334,24 @@ Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveF
   });
 }
 
+/// For waves of W <= 32 lanes: on every thread, the number of bits of `bits` in its wave.
+template <int N>
+HWY_INLINE Uint<N> WaveBlockCounts(const Mask<N>& bits, int W) {
+  Uint<N> r{NoInit{}};
+  WaveBlockBits</*kPopcount=*/true>(bits, W, r.data(), Uint<N>::kPadded);
+  return r;
+}
+
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
 HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
+  // Each path makes its own result: NoInit's zeroing is dead only where every lane is written
+  // after it, which the wide path does not do, and a zeroing shared by both paths stays.
+  if (W <= 32) return WaveBlockCounts(x.mask() & mask, W);
   Uint<N> r{NoInit{}};
-  const auto wide = [&](const WaveSlice& w) {
+  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
     FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
-  };
-  PerWaveBits</*kPopcount=*/true>(x.mask() & mask, W, r.data(), Uint<N>::kPadded, wide);
+  });
   return r;
 }
 
