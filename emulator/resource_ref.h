@@ -293,24 +293,16 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// Masked gather through `binding` at `index` (what Load does, without a reference object:
   /// read-only buffers call it directly).
   static value_type Gather(const MemoryBinding& binding, const Uint<N>& index) {
-    value_type r{};
     const Mask<N> mask = CurrentMask<N>();
     if constexpr (kIsSimdType<E>) {
       // Fast path: consecutive in-bounds indices are one contiguous read (inactive threads'
       // elements are in bounds too, and masked off afterwards).
       if (E* base = detail::PackedBase<E>(binding);
           base && detail::IsConsecutiveInBounds(index, binding.count)) {
-        const E* src = base + index.lane(0);
-        if (mask.IsAll()) {
-          detail::CopyBytes<sizeof(E) * N>(r.data(), src);
-        } else {
-          value_type all{NoInit{}};
-          detail::CopyBytes<sizeof(E) * N>(all.data(), src);
-          r.AssignMasked(all, mask);
-        }
-        return r;
+        return ReadRun(base + index.lane(0), mask);
       }
     }
+    value_type r{};
     uint64_t oob = 0;
     int first = -1;
     mask.ForEach([&](int t) {
@@ -327,6 +319,18 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     return r;
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
+
+  /// The N elements from src on, as threads of `mask` read them (the others read 0). A result
+  /// of its own, not Gather's: a zeroing on both of Gather's paths would stay, where here the
+  /// compiler sees it overwritten.
+  static value_type ReadRun(const E* src, const Mask<N>& mask) {
+    value_type all{NoInit{}};
+    detail::CopyBytes<sizeof(E) * N>(all.data(), src);
+    if (mask.IsAll()) return all;
+    value_type r{};
+    r.AssignMasked(all, mask);
+    return r;
+  }
 
   /// Masked scatter (helper lanes write nothing).
   void Store(const value_type& v) const {
