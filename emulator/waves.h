@@ -115,10 +115,10 @@ HWY_INLINE uint64_t FirstInWaves(uint64_t x, int W) {
   const int log_w = std::countr_zero(unsigned(W));
   const uint64_t low = detail::kWaveLowBits[log_w], even = detail::kWaveEvenBlocks[log_w];
   // A block f's lowest set bit is f & (~f + 1). ~f + 1 carries out of the block only when f is 0;
-  // adding the even and the odd blocks apart, such a carry lands in a block that is 0 in both
-  // operands, and the final mask drops it.
-  const uint64_t in_even = ((~x & even) + (low & even)) & even;
-  const uint64_t in_odd = ((~x & ~even) + (low & ~even)) & ~even;
+  // adding the even and the odd blocks apart, such a carry lands on bit 0 of a block that is 0
+  // in both operands, where `x &` either drops it or keeps that block's own lowest bit.
+  const uint64_t in_even = (~x & even) + (low & even);
+  const uint64_t in_odd = (~x & ~even) + (low & ~even);
   return x & (in_even | in_odd);
 }
 
