@@ -209,16 +209,4 @@ void ForEachWave(const Mask<N>& m, int W, F&& f) {
     f(WaveSlice{w, first, std::min(W, N - first), LanesOfWave(m, w, W)});
 }
 
-/// Ballot-like results from the bits of each wave: for W <= 32, WaveBlockBits<kPopcount> writes
-/// every thread's block (or its popcount) to out[0, padded) with vector shifts, no per-wave
-/// loop; wider waves (2-4 ballot components) call wide(WaveSlice) once per wave.
-template <bool kPopcount, int N, class Wide>
-HWY_INLINE void PerWaveBits(const Mask<N>& bits, int W, uint32_t* out, int padded, Wide&& wide) {
-  if (W <= 32) {
-    WaveBlockBits<kPopcount>(bits, W, out, padded);
-    return;
-  }
-  ForEachWave(bits, W, wide);
-}
-
 }  // namespace waveemu

@@ -31,12 +31,15 @@ Bool<N> AllTrue(const Bool<N>& x, const Mask<N>& mask, int W) {
 template <int N>
 Uint4<N> Ballot(const Bool<N>& x, const Mask<N>& mask, int W) {
   Uint4<N> r;
-  const auto wide = [&](const WaveSlice& w) {
+  if (W <= 32) {
+    // Only component x is non-zero: each thread's W-bit block of the mask, with vector shifts.
+    WaveBlockBits</*kPopcount=*/false>(x.mask() & mask, W, r[0].data(), Uint<N>::kPadded);
+    return r;
+  }
+  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
     for (int c = 0; c < W / 32; ++c)
       FillWave(r[c].data() + w.first_thread, w.lanes_present, w.lanes.Component(c));
-  };
-  // For W <= 32 only component x is non-zero: each thread's W-bit block of the mask.
-  PerWaveBits</*kPopcount=*/false>(x.mask() & mask, W, r[0].data(), Uint<N>::kPadded, wide);
+  });
   return r;
 }
 
