@@ -120,6 +120,53 @@ void SharedCounterRow(const Config& cfg, FreeIDsInput& input, size_t groups_per_
   AddRow(rows, row);
 }
 
+/// The cores' own ceiling: integer work with no memory traffic (a chain of multiplies and
+/// shifts per group, as many groups as a free-ID row has), spread by the same scheduler as
+/// Dispatch, on all cores and on one thread in turns. Where this row scales and a free-ID row
+/// does not, what is missing is not the cores but what the free-ID kernels share: memory and the
+/// one counter. Its check: the sum over groups equals a plain loop's.
+void CoresCeilingRow(const Config& cfg, size_t groups, std::vector<Row>& rows) {
+  Row row;
+  row.workload = "native_alu";
+  row.detail = "no memory";
+  row.size = groups;
+  if (!Selected(cfg, row.workload, row.detail, row.wave)) return;
+  // A group's work takes about as long as a group of the free-ID wave kernel on one thread
+  // (~100 ns here; GCC runs eight groups' chains at once in AVX-512).
+  constexpr int kSteps = 480;
+  const auto work = [](uint64_t group) {
+    uint64_t x = group + 1;
+    for (int i = 0; i < kSteps; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      x ^= x >> 29;
+    }
+    return x;
+  };
+  uint64_t expected = 0;
+  for (uint64_t g = 0; g < groups; ++g) expected += work(g);
+  const auto run = [&](int max_threads) {
+    std::atomic<uint64_t> total{0};
+    const auto start = Clock::now();
+    ParallelForGroups(groups, false, max_threads, [&](uint64_t begin, uint64_t end) {
+      uint64_t sum = 0;
+      for (uint64_t g = begin; g < end; ++g) sum += work(g);
+      total.fetch_add(sum, std::memory_order_relaxed);
+    });
+    const double ms = MsSince(start);
+    return total.load() == expected ? ms : -1;
+  };
+  Contender all{cfg.repeats, [&] { return run(0); }};
+  Contender one{cfg.repeats, [&] { return run(1); }};
+  MeasureInTurns({&all, &one});
+  row.all = all.Result();
+  row.one = one.Result();
+  row.note = fmt::format("ceiling: the cores on integer work, no memory ({} steps per group)",
+                         kSteps);
+  row.failed = all.wrong || one.wrong;
+  if (row.failed) row.note += "; output WRONG";
+  AddRow(rows, row);
+}
+
 /// A free-ID row: the emulator on all cores and on one thread, the Highway loop and lavapipe,
 /// in turns (MeasureInTurns), so the row's ratios compare runs made in the same stretch of time.
 template <class K>
@@ -189,6 +236,7 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl, FreeID
 }
 
 void FreeIDsWorkloads(const Config& cfg, size_t size, std::vector<Row>& rows) {
+  CoresCeilingRow(cfg, size / 64, rows);
   for (double fraction : {0.1, 0.5, 0.9}) {
     FreeIDsInput input(size, fraction);
     SharedCounterRow(cfg, input, 1, rows);
@@ -467,6 +515,8 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
           x.numbers += fmt::format("; ceiling {}, free 0.5: {:.2f} ms on one thread / {:.2f} ms "
                                    "on all cores = {:.2f}x",
                                    ceiling, c->one, c->all, c->one / c->all);
+      if (const Row* c = find("native_alu", "no memory", 0); c && !std::isnan(c->all))
+        x.numbers += fmt::format("; the cores themselves (native_alu): {:.2f}x", c->one / c->all);
     }
     t.push_back(x);
   }
