@@ -355,9 +355,54 @@ HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   return r;
 }
 
+/// 32-bit integer sum over each wave's lanes in `mask`, for the whole group one vector of
+/// threads at a time, as ScanSum32Segments (wave_scan.h) does for the prefix sum: inactive lanes
+/// are zeroed from the mask bits; a wave within a vector (kSeg = W) takes an inclusive segmented
+/// scan whose last lane, the wave's total, goes to all its lanes; a longer wave (kSeg = the
+/// vector length) adds its vectors and stores the lanes' total over all of them. Integer adds
+/// wrap, so any order gives ReduceWaveInt's bits; a wave with no lane in `mask` gets 0, as
+/// PerWave leaves it; padding lanes beyond N get values that are never observed.
+template <int kSeg, class T, int N>
+void Sum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
+  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
+  const hn::ScalableTag<uint32_t> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kPadded = Lanes<T, N>::kPadded;
+  static_assert(64 % L == 0, "a vector of threads must lie in one mask word");
+  // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
+  const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
+  uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
+  const auto load = [&](int t0) {
+    return hn::IfThenElseZero(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, in + t0));
+  };
+  if (W <= L) {
+    const SegmentedSum32<kSeg> segments;
+    for (int t0 = 0; t0 < kPadded; t0 += L)
+      hn::Store(segments.LastLane(segments.Inclusive(load(t0))), d, out + t0);
+    return;
+  }
+  for (int first = 0; first < kPadded; first += W) {
+    const int end = std::min(first + W, kPadded);
+    auto acc = hn::Zero(d);
+    for (int t0 = first; t0 < end; t0 += L) acc = hn::Add(acc, load(t0));
+    const auto total = hn::SumOfLanes(d, acc);  // the total on every lane
+    for (int t0 = first; t0 < end; t0 += L) hn::Store(total, d, out + t0);
+  }
+}
+
 /// Sum over the lanes of each wave in `mask`.
 template <class T, int N>
 Lanes<T, N> ActiveSum(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+    Lanes<T, N> r{NoInit{}};
+    constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
+    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
+      case 4: Sum32Segments<4>(x, mask, W, r); return r;
+      case 8: Sum32Segments<8>(x, mask, W, r); return r;
+      case 16: Sum32Segments<16>(x, mask, W, r); return r;
+      default: break;  // vectors wider than 16 lanes: the per-wave loop below
+    }
+  }
   return Reduce<SumOp>(x, mask, W, p);
 }
 

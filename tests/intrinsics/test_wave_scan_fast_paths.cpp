@@ -1,7 +1,9 @@
-// test_wave_scan_fast_paths.cpp -- the vector fast path of 32-bit integer WavePrefixSum
-// (core::ScanSum32Segments: masked load, in-vector log-step scan, carry across vectors) against a
-// plain scalar loop written from the spec text, at every wave size, full and partial waves, every
-// mask pattern, int and uint with values that wrap.
+// test_wave_scan_fast_paths.cpp -- the vector fast paths of 32-bit integer WavePrefixSum
+// (core::ScanSum32Segments: masked load, in-vector log-step scan, carry across vectors) and
+// WaveActiveSum (core::Sum32Segments: the same scan's last lane per wave, or a wave's vectors
+// added) against plain scalar loops written from the spec text, at every wave size, full and
+// partial waves, every mask pattern, int and uint with values that wrap.
+#include "intrinsics/wave_reduce.h"
 #include "emulator/emulator.h"
 #include "intrinsics/wave_scan.h"
 #include "tests/support/check_lanes.h"
@@ -77,6 +79,55 @@ void SweepFastPath() {
                             context + " (core, every lane)");
       }
   }
+}
+
+/// Spec (WaveActiveSum): "the sum of all the values in the active lanes" of the wave, on every
+/// lane of the wave; integers wrap modulo 2^32; a wave with no active lane sums nothing (0).
+template <class T, int N>
+Arr<T, N> ScalarWaveSum(const Arr<T, N>& x, const Mask<N>& mask, int W) {
+  Arr<T, N> out{};
+  for (int first = 0; first < N; first += W) {
+    uint32_t sum = 0;
+    for (int t = first; t < N && t < first + W; ++t)
+      if (mask.Test(t)) sum += uint32_t(x[t]);
+    for (int t = first; t < N && t < first + W; ++t) out[t] = T(sum);
+  }
+  return out;
+}
+
+template <class T, int N>
+void SweepSumFastPath() {
+  const T sentinel = T(0x5eed5eedu);
+  for (uint32_t seed : {31u, 32u}) {
+    const Arr<T, N> x = WrappingInputs<T, N>(seed + uint32_t(N));
+    for (int W : kWaveSizes)
+      for (const auto& p : AllMaskPatterns<N>()) {
+        const Arr<T, N> expected = ScalarWaveSum<T, N>(x, p.mask, W);
+        const std::string context =
+            fmt::format("WaveActiveSum<{}>, group {}, wave size {}, mask '{}'",
+                        std::is_signed_v<T> ? "int" : "uint", N, W, p.name);
+        Lanes<T, N> actual(sentinel);
+        const Lanes<T, N> in(x);
+        RunGroup<N>(W, [&] {
+          if_(Bool<N>::FromMask(p.mask), [&] { actual = WaveActiveSum(in); });
+        });
+        CheckLanes<T, N, T>(actual, expected, p.mask, sentinel, x, context);
+        // The core writes every existing lane: its wave's total, 0 in a wave with no active lane.
+        const Lanes<T, N> core = core::ActiveSum(in, p.mask, W, core::WaveFloatPolicy{});
+        CheckLanes<T, N, T>(core, expected, Mask<N>::All(), sentinel, x,
+                            context + " (core, every lane)");
+      }
+  }
+}
+
+TEST_CASE_TEMPLATE(
+    "32-bit integer WaveActiveSum equals a scalar sum over the wave's active lanes, with "
+    "wrap-around, at every wave size, full and partial waves and every mask",
+    T, int32_t, uint32_t) {
+  SweepSumFastPath<T, 256>();
+  SweepSumFastPath<T, 100>();
+  SweepSumFastPath<T, 24>();
+  SweepSumFastPath<T, 4>();
 }
 
 TEST_CASE_TEMPLATE(
