@@ -3,8 +3,8 @@
 // WaveActiveSum (core::Sum32Segments: the same scan's last lane per wave, or a wave's vectors
 // added) against plain scalar loops written from the spec text, at every wave size, full and
 // partial waves, every mask pattern, int and uint with values that wrap.
-#include "intrinsics/wave_reduce.h"
 #include "emulator/emulator.h"
+#include "intrinsics/wave_reduce.h"
 #include "intrinsics/wave_scan.h"
 #include "tests/support/check_lanes.h"
 #include "tests/support/mask_patterns.h"
@@ -55,32 +55,6 @@ Arr<T, N> ScalarPrefixSum(const Arr<T, N>& x, const Mask<N>& mask, int W) {
   return out;
 }
 
-template <class T, int N>
-void SweepFastPath() {
-  const T sentinel = T(0x5eed5eedu);
-  for (uint32_t seed : {11u, 12u}) {
-    const Arr<T, N> x = WrappingInputs<T, N>(seed + uint32_t(N));
-    for (int W : kWaveSizes)
-      for (const auto& p : AllMaskPatterns<N>()) {
-        const Arr<T, N> expected = ScalarPrefixSum<T, N>(x, p.mask, W);
-        const std::string context =
-            fmt::format("WavePrefixSum<{}>, group {}, wave size {}, mask '{}'",
-                        std::is_signed_v<T> ? "int" : "uint", N, W, p.name);
-        // Through the intrinsic: inactive lanes keep the sentinel (assignment is masked).
-        Lanes<T, N> actual(sentinel);
-        const Lanes<T, N> in(x);
-        RunGroup<N>(W, [&] {
-          if_(Bool<N>::FromMask(p.mask), [&] { actual = WavePrefixSum(in); });
-        });
-        CheckLanes<T, N, T>(actual, expected, p.mask, sentinel, x, context);
-        // The core writes every existing lane, active or not: the sum over the active lanes below.
-        const Lanes<T, N> core = core::PrefixSum(in, p.mask, W, core::WaveFloatPolicy{});
-        CheckLanes<T, N, T>(core, expected, Mask<N>::All(), sentinel, x,
-                            context + " (core, every lane)");
-      }
-  }
-}
-
 /// Spec (WaveActiveSum): "the sum of all the values in the active lanes" of the wave, on every
 /// lane of the wave; integers wrap modulo 2^32; a wave with no active lane sums nothing (0).
 template <class T, int N>
@@ -95,25 +69,36 @@ Arr<T, N> ScalarWaveSum(const Arr<T, N>& x, const Mask<N>& mask, int W) {
   return out;
 }
 
-template <class T, int N>
-void SweepSumFastPath() {
+enum class SumKind { kPrefix, kActive };
+
+/// One fast path against its scalar loop, through the intrinsic (inactive lanes keep the
+/// sentinel: assignment is masked) and through the core, which writes every existing lane,
+/// active or not (the prefix: the sum over the active lanes below; the active sum: the wave's
+/// total, 0 in a wave with no active lane).
+template <SumKind kKind, class T, int N>
+void SweepFastPath() {
+  constexpr bool kPrefix = kKind == SumKind::kPrefix;
   const T sentinel = T(0x5eed5eedu);
-  for (uint32_t seed : {31u, 32u}) {
+  for (uint32_t seed : kPrefix ? std::array{11u, 12u} : std::array{31u, 32u}) {
     const Arr<T, N> x = WrappingInputs<T, N>(seed + uint32_t(N));
     for (int W : kWaveSizes)
       for (const auto& p : AllMaskPatterns<N>()) {
-        const Arr<T, N> expected = ScalarWaveSum<T, N>(x, p.mask, W);
+        const Arr<T, N> expected =
+            kPrefix ? ScalarPrefixSum<T, N>(x, p.mask, W) : ScalarWaveSum<T, N>(x, p.mask, W);
         const std::string context =
-            fmt::format("WaveActiveSum<{}>, group {}, wave size {}, mask '{}'",
+            fmt::format("{}<{}>, group {}, wave size {}, mask '{}'",
+                        kPrefix ? "WavePrefixSum" : "WaveActiveSum",
                         std::is_signed_v<T> ? "int" : "uint", N, W, p.name);
         Lanes<T, N> actual(sentinel);
         const Lanes<T, N> in(x);
         RunGroup<N>(W, [&] {
-          if_(Bool<N>::FromMask(p.mask), [&] { actual = WaveActiveSum(in); });
+          if_(Bool<N>::FromMask(p.mask),
+              [&] { actual = kPrefix ? WavePrefixSum(in) : WaveActiveSum(in); });
         });
         CheckLanes<T, N, T>(actual, expected, p.mask, sentinel, x, context);
-        // The core writes every existing lane: its wave's total, 0 in a wave with no active lane.
-        const Lanes<T, N> core = core::ActiveSum(in, p.mask, W, core::WaveFloatPolicy{});
+        const core::WaveFloatPolicy policy{};
+        const Lanes<T, N> core = kPrefix ? core::PrefixSum(in, p.mask, W, policy)
+                                         : core::ActiveSum(in, p.mask, W, policy);
         CheckLanes<T, N, T>(core, expected, Mask<N>::All(), sentinel, x,
                             context + " (core, every lane)");
       }
@@ -124,20 +109,22 @@ TEST_CASE_TEMPLATE(
     "32-bit integer WaveActiveSum equals a scalar sum over the wave's active lanes, with "
     "wrap-around, at every wave size, full and partial waves and every mask",
     T, int32_t, uint32_t) {
-  SweepSumFastPath<T, 256>();
-  SweepSumFastPath<T, 100>();
-  SweepSumFastPath<T, 24>();
-  SweepSumFastPath<T, 4>();
+  SweepFastPath<SumKind::kActive, T, 256>();
+  SweepFastPath<SumKind::kActive, T, 100>();
+  SweepFastPath<SumKind::kActive, T, 24>();
+  SweepFastPath<SumKind::kActive, T, 4>();
 }
 
 TEST_CASE_TEMPLATE(
     "32-bit integer WavePrefixSum equals a scalar running sum over the active lanes below, with "
     "wrap-around, at every wave size, full and partial waves and every mask",
     T, int32_t, uint32_t) {
-  SweepFastPath<T, 256>();  // whole waves of every size, several per group
-  SweepFastPath<T, 100>();  // a partial last wave at every size (100 = 3 * 32 + 4)
-  SweepFastPath<T, 24>();   // a group smaller than waves of 32, 64 and 128
-  SweepFastPath<T, 4>();    // a group of one vector's fraction
+  // Whole waves of every size, several per group; a partial last wave at every size
+  // (100 = 3 * 32 + 4); a group smaller than waves of 32, 64 and 128; a vector's fraction.
+  SweepFastPath<SumKind::kPrefix, T, 256>();
+  SweepFastPath<SumKind::kPrefix, T, 100>();
+  SweepFastPath<SumKind::kPrefix, T, 24>();
+  SweepFastPath<SumKind::kPrefix, T, 4>();
 }
 
 TEST_CASE("Hand-worked: uint WavePrefixSum wraps past 2^32 and skips inactive lanes at wave 32") {
