@@ -99,7 +99,7 @@ class SegmentedSum32 {
       down_[j] = hn::SetTableIndices(d, idx);
       keep_[j] = MaskOfBits(d, keep);
     }
-    for (int l = 0; l < kLanes; ++l) idx[l] = l | (kSeg - 1);
+    for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
     last_ = hn::SetTableIndices(d, idx);
   }
 
@@ -108,8 +108,7 @@ class SegmentedSum32 {
       v = hn::Add(v, hn::IfThenElseZero(keep_[j], hn::TableLookupLanes(v, down_[j])));
     return v;
   }
-  /// Each segment's last lane on every lane of the segment: after Inclusive, the segment's
-  /// total. With one segment per vector, the running sum a long wave carries onward.
+  /// The vector's last lane on every lane: the running sum a long segment carries onward.
   HWY_INLINE V LastLane(V v) const { return hn::TableLookupLanes(v, last_); }
 
  private:

@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -326,11 +327,90 @@ Lanes<T, N> PerWave(const Mask<N>& mask, int W, F&& f) {
   return r;
 }
 
+/// Min (kMax false) or max of 32-bit integers as an Op of the vector path below: the identity is
+/// the type's largest (smallest) value, and the comparison follows T's signedness.
+template <bool kMax>
+struct IntMinMaxOp {
+  template <class T>
+  static constexpr T Identity() {
+    return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
+  template <class V>
+  static V Apply(V a, V b) {
+    return kMax ? hn::Max(a, b) : hn::Min(a, b);
+  }
+};
+
+/// A 32-bit integer Op over each wave's lanes in `mask`, for the whole group one vector of
+/// threads at a time (kSeg = min(W, vector length)): lanes not in `mask` take Op's identity from
+/// the mask bits; a wave longer than a vector first combines its vectors lane by lane; an xor
+/// butterfly within kSeg lanes (offsets 1, 2, ..., kSeg / 2) then leaves the wave's result on
+/// every lane. Every Op here is associative and commutative on integers (+ and * wrap), so any
+/// order gives ReduceWaveInt's bits. As in PerWave, a wave with no lane in `mask` gets 0;
+/// padding lanes beyond N get values that are never observed.
+template <int kSeg, class Op, class T, int N>
+void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
+  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
+  const hn::ScalableTag<T> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kPadded = Lanes<T, N>::kPadded;
+  static_assert(64 % L == 0 && kSeg <= L, "a vector of threads must lie in one mask word");
+  using V = hn::Vec<hn::ScalableTag<T>>;
+  const V identity = hn::Set(d, Op::template Identity<T>());
+  const Mask<N> reached = WavesWithAny(mask, W);
+  const auto load = [&](int t0) {
+    return hn::IfThenElse(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, x.data() + t0),
+                          identity);
+  };
+  const auto store = [&](V v, int t0) {
+    hn::Store(hn::IfThenElseZero(MaskOfBits(d, reached.Bits64(t0, 64)), v), d, r.data() + t0);
+  };
+  const auto butterfly = [&](V v) {
+    alignas(64) int32_t idx[L];
+    for (int k = 1; k < kSeg; k *= 2) {
+      for (int l = 0; l < L; ++l) idx[l] = l ^ k;  // folded to constants: kSeg and L are fixed
+      v = Op::Apply(v, hn::TableLookupLanes(v, hn::SetTableIndices(d, idx)));
+    }
+    return v;
+  };
+  if (W <= L) {
+    for (int t0 = 0; t0 < kPadded; t0 += L) store(butterfly(load(t0)), t0);
+    return;
+  }
+  for (int first = 0; first < kPadded; first += W) {
+    const int end = std::min(first + W, kPadded);
+    V acc = load(first);
+    for (int t0 = first + L; t0 < end; t0 += L) acc = Op::Apply(acc, load(t0));
+    acc = butterfly(acc);
+    for (int t0 = first; t0 < end; t0 += L) store(acc, t0);
+  }
+}
+
+/// Op over the lanes of each wave in `mask`, through Reduce32Vectors where it applies (32-bit
+/// integers, vectors of at most 16 lanes) and `fallback` otherwise.
+template <class Op, class T, int N, class Fallback>
+Lanes<T, N> ReduceVectorsOr(const Lanes<T, N>& x, const Mask<N>& mask, int W,
+                            Fallback&& fallback) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+    Lanes<T, N> r{NoInit{}};
+    constexpr int L = int(hn::MaxLanes(hn::ScalableTag<T>()));
+    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
+      case 4: Reduce32Vectors<4, Op>(x, mask, W, r); return r;
+      case 8: Reduce32Vectors<8, Op>(x, mask, W, r); return r;
+      case 16: Reduce32Vectors<16, Op>(x, mask, W, r); return r;
+      default: break;  // vectors wider than 16 lanes
+    }
+  }
+  return fallback();
+}
+
 /// Op over the lanes of each wave in `mask`.
 template <class Op, class T, int N>
 Lanes<T, N> Reduce(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
-  return PerWave<T>(mask, W, [&](const WaveSlice& w) {
-    return ReduceWave<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present, W, p);
+  return ReduceVectorsOr<Op>(x, mask, W, [&] {
+    return PerWave<T>(mask, W, [&](const WaveSlice& w) {
+      return ReduceWave<Op>(x.data() + w.first_thread, w.lanes, w.lanes_present, W, p);
+    });
   });
 }
 
@@ -355,54 +435,9 @@ HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   return r;
 }
 
-/// 32-bit integer sum over each wave's lanes in `mask`, for the whole group one vector of
-/// threads at a time, as ScanSum32Segments (wave_scan.h) does for the prefix sum: inactive lanes
-/// are zeroed from the mask bits; a wave within a vector (kSeg = W) takes an inclusive segmented
-/// scan whose last lane, the wave's total, goes to all its lanes; a longer wave (kSeg = the
-/// vector length) adds its vectors and stores the lanes' total over all of them. Integer adds
-/// wrap, so any order gives ReduceWaveInt's bits; a wave with no lane in `mask` gets 0, as
-/// PerWave leaves it; padding lanes beyond N get values that are never observed.
-template <int kSeg, class T, int N>
-void Sum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
-  static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
-  const hn::ScalableTag<uint32_t> d;
-  constexpr int L = int(hn::MaxLanes(d));
-  constexpr int kPadded = Lanes<T, N>::kPadded;
-  static_assert(64 % L == 0, "a vector of threads must lie in one mask word");
-  // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
-  const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
-  uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
-  const auto load = [&](int t0) {
-    return hn::IfThenElseZero(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, in + t0));
-  };
-  if (W <= L) {
-    const SegmentedSum32<kSeg> segments;
-    for (int t0 = 0; t0 < kPadded; t0 += L)
-      hn::Store(segments.LastLane(segments.Inclusive(load(t0))), d, out + t0);
-    return;
-  }
-  for (int first = 0; first < kPadded; first += W) {
-    const int end = std::min(first + W, kPadded);
-    auto acc = hn::Zero(d);
-    for (int t0 = first; t0 < end; t0 += L) acc = hn::Add(acc, load(t0));
-    const auto total = hn::SumOfLanes(d, acc);  // the total on every lane
-    for (int t0 = first; t0 < end; t0 += L) hn::Store(total, d, out + t0);
-  }
-}
-
 /// Sum over the lanes of each wave in `mask`.
 template <class T, int N>
 Lanes<T, N> ActiveSum(const Lanes<T, N>& x, const Mask<N>& mask, int W, const WaveFloatPolicy& p) {
-  if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
-    Lanes<T, N> r{NoInit{}};
-    constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
-    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
-      case 4: Sum32Segments<4>(x, mask, W, r); return r;
-      case 8: Sum32Segments<8>(x, mask, W, r); return r;
-      case 16: Sum32Segments<16>(x, mask, W, r); return r;
-      default: break;  // vectors wider than 16 lanes: the per-wave loop below
-    }
-  }
   return Reduce<SumOp>(x, mask, W, p);
 }
 
@@ -418,11 +453,14 @@ Lanes<T, N> ActiveProduct(const Lanes<T, N>& x, const Mask<N>& mask, int W,
 template <bool kMax, class T, int N, class OnAllNan>
 Lanes<T, N> ActiveMinMax(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                          const WaveFloatPolicy& p, OnAllNan&& on_all_nan) {
-  return PerWave<T>(mask, W, [&](const WaveSlice& w) {
-    bool all_nan = false;
-    const T v = MinMaxWave<kMax>(x.data() + w.first_thread, w.lanes, w.lanes_present, p, &all_nan);
-    if (all_nan) on_all_nan(w.index);
-    return v;
+  return ReduceVectorsOr<IntMinMaxOp<kMax>>(x, mask, W, [&] {
+    return PerWave<T>(mask, W, [&](const WaveSlice& w) {
+      bool all_nan = false;
+      const T v =
+          MinMaxWave<kMax>(x.data() + w.first_thread, w.lanes, w.lanes_present, p, &all_nan);
+      if (all_nan) on_all_nan(w.index);
+      return v;
+    });
   });
 }
 
