@@ -346,8 +346,9 @@ struct IntMinMaxOp {
 /// the mask bits; a wave longer than a vector first combines its vectors lane by lane; an xor
 /// butterfly within kSeg lanes (offsets 1, 2, ..., kSeg / 2) then leaves the wave's result on
 /// every lane. Every Op here is associative and commutative on integers (+ and * wrap), so any
-/// order gives ReduceWaveInt's bits. As in PerWave, a wave with no lane in `mask` gets 0;
-/// padding lanes beyond N get values that are never observed.
+/// order gives ReduceWaveInt's bits. As in PerWave, a wave with no lane in `mask` gets 0 (an op
+/// whose identity is 0 gives it with no extra step); padding lanes beyond N get values that are
+/// never observed.
 template <int kSeg, class Op, class T, int N>
 void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
@@ -356,14 +357,17 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
   constexpr int kPadded = Lanes<T, N>::kPadded;
   static_assert(64 % L == 0 && kSeg <= L, "a vector of threads must lie in one mask word");
   using V = hn::Vec<hn::ScalableTag<T>>;
-  const V identity = hn::Set(d, Op::template Identity<T>());
-  const Mask<N> reached = WavesWithAny(mask, W);
+  constexpr T kIdentity = Op::template Identity<T>();
+  const V identity = hn::Set(d, kIdentity);
   const auto load = [&](int t0) {
     return hn::IfThenElse(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, x.data() + t0),
                           identity);
   };
+  const Mask<N> reached = kIdentity == T(0) ? Mask<N>() : WavesWithAny(mask, W);
   const auto store = [&](V v, int t0) {
-    hn::Store(hn::IfThenElseZero(MaskOfBits(d, reached.Bits64(t0, 64)), v), d, r.data() + t0);
+    if constexpr (kIdentity != T(0))
+      v = hn::IfThenElseZero(MaskOfBits(d, reached.Bits64(t0, 64)), v);
+    hn::Store(v, d, r.data() + t0);
   };
   const auto butterfly = [&](V v) {
     alignas(64) int32_t idx[L];
@@ -391,17 +395,18 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
 template <class Op, class T, int N, class Fallback>
 Lanes<T, N> ReduceVectorsOr(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                             Fallback&& fallback) {
-  if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+  constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 4 && L <= 16) {
     Lanes<T, N> r{NoInit{}};
-    constexpr int L = int(hn::MaxLanes(hn::ScalableTag<T>()));
-    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
-      case 4: Reduce32Vectors<4, Op>(x, mask, W, r); return r;
-      case 8: Reduce32Vectors<8, Op>(x, mask, W, r); return r;
-      case 16: Reduce32Vectors<16, Op>(x, mask, W, r); return r;
-      default: break;  // vectors wider than 16 lanes
-    }
+    // W and L are powers of two, W >= 4 (kMinWaveSize): min(W, L) is 4, 8 or 16.
+    const int seg = std::min(W, L);
+    if (seg == 4) Reduce32Vectors<4, Op>(x, mask, W, r);
+    else if (seg == 8) Reduce32Vectors<std::min(8, L), Op>(x, mask, W, r);
+    else Reduce32Vectors<L, Op>(x, mask, W, r);
+    return r;
+  } else {
+    return fallback();
   }
-  return fallback();
 }
 
 /// Op over the lanes of each wave in `mask`.
