@@ -453,12 +453,57 @@ Lanes<T, N> ActiveProduct(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   return Reduce<ProductOp>(x, mask, W, p);
 }
 
+/// Float min (kMax false) or max over each wave's lanes in `mask`, as 32-bit integers: the bits
+/// b of a float map to b ^ ((b >> 31, arithmetic) & 0x7fffffff), an involution that orders every
+/// non-NaN float as a signed integer with -0 below +0 (MinMax2's tie rule); min and max are then
+/// order-free, so the integer vector path gives MinMaxWave's bits. NaN lanes take the op's
+/// identity (INT32_MAX for min, INT32_MIN for max), which only NaN bits map to, so a wave whose
+/// lanes are all NaN ends with it: then this returns false and leaves the group to MinMaxWave,
+/// which applies the profile's AllNanMinMax and reports. Denormals are flushed first under
+/// kFlushToZero, as MinMaxWave does.
+template <bool kMax, int N>
+bool FloatMinMaxVectors(const Lanes<float, N>& x, const Mask<N>& mask, int W, DenormMode dm,
+                        Lanes<float, N>& r) {
+  const hn::ScalableTag<int32_t> d;
+  const hn::ScalableTag<float> df;
+  constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kPadded = Lanes<float, N>::kPadded;
+  constexpr int32_t kAllNan = IntMinMaxOp<kMax>::template Identity<int32_t>();
+  const auto magnitude = hn::Set(d, 0x7fffffff);
+  const auto key_of = [&](auto bits) {  // its own inverse
+    return hn::Xor(bits, hn::And(hn::ShiftRight<31>(bits), magnitude));
+  };
+  Lanes<int32_t, N> keys{NoInit{}};
+  for (int t0 = 0; t0 < kPadded; t0 += L) {
+    auto bits = hn::BitCast(d, hn::Load(df, x.data() + t0));
+    if (dm == DenormMode::kFlushToZero)  // exponent 0: a zero or denormal keeps its sign only
+      bits = hn::IfThenElse(hn::Eq(hn::And(bits, hn::Set(d, 0x7f800000)), hn::Zero(d)),
+                            hn::And(bits, hn::Set(d, int32_t(0x80000000u))), bits);
+    const auto nan = hn::Gt(hn::And(bits, magnitude), hn::Set(d, 0x7f800000));
+    hn::Store(hn::IfThenElse(nan, hn::Set(d, kAllNan), key_of(bits)), d, keys.data() + t0);
+  }
+  const Lanes<int32_t, N> best = ReduceVectorsOr<IntMinMaxOp<kMax>>(keys, mask, W, [&] {
+    return PerWave<int32_t>(mask, W, [&](const WaveSlice& w) {
+      return MinMaxWave<kMax>(keys.data() + w.first_thread, w.lanes, w.lanes_present, {},
+                              nullptr);
+    });
+  });
+  // A wave with no lane in `mask` holds 0, the bits of +0.0f, as in PerWave.
+  auto all_nan = hn::FirstN(d, 0);
+  for (int t0 = 0; t0 < kPadded; t0 += L) {
+    const auto k = hn::Load(d, best.data() + t0);
+    all_nan = hn::Or(all_nan, hn::Eq(k, hn::Set(d, kAllNan)));
+    hn::Store(hn::BitCast(df, key_of(k)), df, r.data() + t0);
+  }
+  return hn::AllFalse(d, all_nan);
+}
+
 /// Min (kMax false) or max over the lanes of each wave in `mask`; calls on_all_nan(wave index)
 /// for each wave whose lanes were all NaN.
 template <bool kMax, class T, int N, class OnAllNan>
 Lanes<T, N> ActiveMinMax(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                          const WaveFloatPolicy& p, OnAllNan&& on_all_nan) {
-  return ReduceVectorsOr<IntMinMaxOp<kMax>>(x, mask, W, [&] {
+  const auto per_wave = [&] {
     return PerWave<T>(mask, W, [&](const WaveSlice& w) {
       bool all_nan = false;
       const T v =
@@ -466,7 +511,13 @@ Lanes<T, N> ActiveMinMax(const Lanes<T, N>& x, const Mask<N>& mask, int W,
       if (all_nan) on_all_nan(w.index);
       return v;
     });
-  });
+  };
+  if constexpr (std::is_same_v<T, float>) {
+    Lanes<float, N> r{NoInit{}};
+    return FloatMinMaxVectors<kMax>(x, mask, W, p.denormals, r) ? r : per_wave();
+  } else {
+    return ReduceVectorsOr<IntMinMaxOp<kMax>>(x, mask, W, per_wave);
+  }
 }
 
 /// True on each wave whose lanes in `mask` all hold the same value (floats per FloatEquality).
