@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace waveemu {
 
@@ -140,6 +141,83 @@ E* PackedBase(const MemoryBinding& m) {
   if constexpr (!kIsSimdType<E>) return nullptr;
   if (m.stride != sizeof(E) || m.offset != 0 || !m.base) return nullptr;
   return reinterpret_cast<E*>(m.base);
+}
+
+/// How many 32-bit lanes an element E reads as, when its per-thread value is made of them: 1 for
+/// a 4-byte scalar, C for a vector of C 4-byte components; 0 for anything else.
+template <class E>
+constexpr int WordComponents() {
+  if constexpr (kIsSimdType<E>) return sizeof(E) == 4 ? 1 : 0;
+  else if constexpr (kVectorComponents<E> != 0)
+    return sizeof(typename VectorElementTraits<E>::component_type) == 4 ? kVectorComponents<E> : 0;
+  else return 0;
+}
+
+/// Component c of a per-thread value: the Lanes itself for a scalar element.
+template <int c, class P>
+auto& ComponentLanes(P& v) {
+  if constexpr (requires { P::kComponents; }) return v[c];
+  else return v;
+}
+
+/// ElementRef::Gather's thread-by-thread read on whole vectors, for elements of 32-bit words:
+/// per vector of threads, one bounds compare and one hardware gather per component; threads not
+/// in `mask` read 0 (they gather the first element, which exists). Packed vector elements at
+/// consecutive in-bounds indices (`Positions[DTid.x]`) are read contiguously and
+/// de-interleaved instead, but for a last partial vector of threads, which would read past the
+/// run. Returns false, with `r` left unspecified, when a thread of `mask` is out of bounds (the
+/// thread-by-thread read then counts it), or when the binding's words are not 4-byte aligned or
+/// lie beyond the gather's signed 32-bit word indices.
+template <class E, int N>
+bool GatherWords(const MemoryBinding& m, const Uint<N>& index, const Mask<N>& mask,
+                 PerThreadOf<E, N>& r) {
+  constexpr int C = WordComponents<E>();
+  using T = typename std::remove_cvref_t<decltype(ComponentLanes<0>(r))>::value_type;
+  if (!m.base || m.count == 0 || m.count > (uint64_t{1} << 31) || m.stride % 4 != 0 ||
+      m.offset % 4 != 0 || reinterpret_cast<uintptr_t>(m.base) % 4 != 0 ||
+      ((m.count - 1) * m.stride + m.offset) / 4 + C > uint64_t(INT32_MAX))
+    return false;
+  const hn::ScalableTag<uint32_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  const hn::ScalableTag<T> dt;
+  constexpr int L = int(hn::MaxLanes(du));
+  constexpr int kPadded = Uint<N>::kPadded;
+  const auto count = hn::Set(du, uint32_t(m.count));
+  const auto words_per_element = hn::Set(di, int32_t(m.stride / 4));
+  const auto first_word = hn::Set(di, int32_t(m.offset / 4));
+  const T* words = reinterpret_cast<const T*>(m.base);
+  const T* run = nullptr;  // element index[0]'s first word, when the threads read a packed run
+  if constexpr (C > 1) {
+    if (m.stride == 4 * C && IsConsecutiveInBounds(index, m.count))
+      run = reinterpret_cast<const T*>(m.Address(index.lane(0)));
+  }
+  for (int t0 = 0; t0 < kPadded; t0 += L) {
+    const auto on = MaskOfBits(du, mask.Bits64(t0, 64));
+    if constexpr (C > 1) {
+      if (run && t0 + L <= N) {
+        const auto keep = hn::RebindMask(dt, on);
+        hn::Vec<decltype(dt)> v[C];
+        if constexpr (C == 2) hn::LoadInterleaved2(dt, run + t0 * C, v[0], v[1]);
+        if constexpr (C == 3) hn::LoadInterleaved3(dt, run + t0 * C, v[0], v[1], v[2]);
+        if constexpr (C == 4) hn::LoadInterleaved4(dt, run + t0 * C, v[0], v[1], v[2], v[3]);
+        [&]<int... c>(std::integer_sequence<int, c...>) {
+          (hn::Store(hn::IfThenElseZero(keep, v[c]), dt, ComponentLanes<c>(r).data() + t0), ...);
+        }(std::make_integer_sequence<int, C>());
+        continue;
+      }
+    }
+    const auto i = hn::Load(du, index.data() + t0);
+    if (!hn::AllFalse(du, hn::AndNot(hn::Lt(i, count), on))) return false;
+    const auto word = hn::Add(hn::Mul(hn::BitCast(di, hn::IfThenElseZero(on, i)), words_per_element),
+                              first_word);
+    [&]<int... c>(std::integer_sequence<int, c...>) {
+      (hn::Store(hn::IfThenElseZero(hn::RebindMask(dt, on),
+                                    hn::GatherIndex(dt, words, hn::Add(word, hn::Set(di, c)))),
+                 dt, ComponentLanes<c>(r).data() + t0),
+       ...);
+    }(std::make_integer_sequence<int, C>());
+  }
+  return true;
 }
 
 }  // namespace detail
@@ -300,6 +378,20 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       if (E* base = detail::PackedBase<E>(binding);
           base && detail::IsConsecutiveInBounds(index, binding.count)) {
         return ReadRun(base + index.lane(0), mask);
+      }
+    }
+    if constexpr (detail::WordComponents<E>() > 0) {
+      value_type r;
+      if (detail::GatherWords<E, N>(binding, index, mask, r)) return r;
+    } else if constexpr (!kIsLaneType<E> && kVectorComponents<E> == 0) {
+      // A struct element (PerThread<E, N>, one E per thread in order): consecutive in-bounds
+      // indices are one copy, and threads not in `mask` get E{} back, as below.
+      if (binding.base && binding.stride == sizeof(E) && binding.offset == 0 &&
+          detail::IsConsecutiveInBounds(index, binding.count)) {
+        value_type r;
+        std::memcpy(&r.lane(0), binding.Address(index.lane(0)), sizeof(E) * N);
+        (~mask).ForEach([&](int t) { r.set_lane(t, E{}); });
+        return r;
       }
     }
     value_type r{};
