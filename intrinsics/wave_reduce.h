@@ -514,7 +514,8 @@ Lanes<T, N> ActiveMinMax(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   };
   if constexpr (std::is_same_v<T, float>) {
     Lanes<float, N> r{NoInit{}};
-    return FloatMinMaxVectors<kMax>(x, mask, W, p.denormals, r) ? r : per_wave();
+    if (FloatMinMaxVectors<kMax>(x, mask, W, p.denormals, r)) return r;
+    return per_wave();
   } else {
     return ReduceVectorsOr<IntMinMaxOp<kMax>>(x, mask, W, per_wave);
   }
