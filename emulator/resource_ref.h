@@ -193,28 +193,21 @@ bool GatherWords(const MemoryBinding& m, const Uint<N>& index, const Mask<N>& ma
   }
   for (int t0 = 0; t0 < kPadded; t0 += L) {
     const auto on = MaskOfBits(du, mask.Bits64(t0, 64));
-    if constexpr (C > 1) {
-      if (run && t0 + L <= N) {
-        const auto keep = hn::RebindMask(dt, on);
-        hn::Vec<decltype(dt)> v[C];
-        if constexpr (C == 2) hn::LoadInterleaved2(dt, run + t0 * C, v[0], v[1]);
-        if constexpr (C == 3) hn::LoadInterleaved3(dt, run + t0 * C, v[0], v[1], v[2]);
-        if constexpr (C == 4) hn::LoadInterleaved4(dt, run + t0 * C, v[0], v[1], v[2], v[3]);
-        [&]<int... c>(std::integer_sequence<int, c...>) {
-          (hn::Store(hn::IfThenElseZero(keep, v[c]), dt, ComponentLanes<c>(r).data() + t0), ...);
-        }(std::make_integer_sequence<int, C>());
-        continue;
-      }
+    hn::Vec<decltype(dt)> v[C];  // component c of the threads' elements
+    if (run && t0 + L <= N) {
+      if constexpr (C == 2) hn::LoadInterleaved2(dt, run + t0 * C, v[0], v[1]);
+      if constexpr (C == 3) hn::LoadInterleaved3(dt, run + t0 * C, v[0], v[1], v[2]);
+      if constexpr (C == 4) hn::LoadInterleaved4(dt, run + t0 * C, v[0], v[1], v[2], v[3]);
+    } else {
+      const auto i = hn::Load(du, index.data() + t0);
+      if (!hn::AllFalse(du, hn::AndNot(hn::Lt(i, count), on))) return false;
+      const auto word = hn::Add(
+          hn::Mul(hn::BitCast(di, hn::IfThenElseZero(on, i)), words_per_element), first_word);
+      for (int c = 0; c < C; ++c) v[c] = hn::GatherIndex(dt, words, hn::Add(word, hn::Set(di, c)));
     }
-    const auto i = hn::Load(du, index.data() + t0);
-    if (!hn::AllFalse(du, hn::AndNot(hn::Lt(i, count), on))) return false;
-    const auto word = hn::Add(hn::Mul(hn::BitCast(di, hn::IfThenElseZero(on, i)), words_per_element),
-                              first_word);
+    const auto keep = hn::RebindMask(dt, on);
     [&]<int... c>(std::integer_sequence<int, c...>) {
-      (hn::Store(hn::IfThenElseZero(hn::RebindMask(dt, on),
-                                    hn::GatherIndex(dt, words, hn::Add(word, hn::Set(di, c)))),
-                 dt, ComponentLanes<c>(r).data() + t0),
-       ...);
+      (hn::Store(hn::IfThenElseZero(keep, v[c]), dt, ComponentLanes<c>(r).data() + t0), ...);
     }(std::make_integer_sequence<int, C>());
   }
   return true;
