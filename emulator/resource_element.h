@@ -138,6 +138,27 @@ void SetLane(PerThreadOf<E, N>& v, int t, const E& e) {
   }
 }
 
+namespace detail {
+
+/// How many 32-bit lanes an element E reads as, when its per-thread value is made of them: 1 for
+/// a 4-byte scalar, C for a vector of C 4-byte components; 0 for anything else.
+template <class E>
+constexpr int WordComponents() {
+  if constexpr (kIsSimdType<E>) return sizeof(E) == 4 ? 1 : 0;
+  else if constexpr (kVectorComponents<E> != 0)
+    return sizeof(typename VectorElementTraits<E>::component_type) == 4 ? kVectorComponents<E> : 0;
+  else return 0;
+}
+
+/// Component c of a per-thread value: the Lanes itself for a scalar element.
+template <int c, class P>
+auto& ComponentLanes(P& v) {
+  if constexpr (requires { P::kComponents; }) return v[c];
+  else return v;
+}
+
+}  // namespace detail
+
 /// Byte offset of a member inside S (S must be default-constructible; elements are plain data).
 template <class S, class M>
 size_t MemberOffset(M S::*member) {

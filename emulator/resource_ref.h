@@ -143,23 +143,6 @@ E* PackedBase(const MemoryBinding& m) {
   return reinterpret_cast<E*>(m.base);
 }
 
-/// How many 32-bit lanes an element E reads as, when its per-thread value is made of them: 1 for
-/// a 4-byte scalar, C for a vector of C 4-byte components; 0 for anything else.
-template <class E>
-constexpr int WordComponents() {
-  if constexpr (kIsSimdType<E>) return sizeof(E) == 4 ? 1 : 0;
-  else if constexpr (kVectorComponents<E> != 0)
-    return sizeof(typename VectorElementTraits<E>::component_type) == 4 ? kVectorComponents<E> : 0;
-  else return 0;
-}
-
-/// Component c of a per-thread value: the Lanes itself for a scalar element.
-template <int c, class P>
-auto& ComponentLanes(P& v) {
-  if constexpr (requires { P::kComponents; }) return v[c];
-  else return v;
-}
-
 /// ElementRef::Gather's thread-by-thread read on whole vectors, for elements of 32-bit words:
 /// per vector of threads, one bounds compare and one hardware gather per component; threads not
 /// in `mask` read 0 (they gather the first element, which exists). Packed vector elements at
