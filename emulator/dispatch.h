@@ -3,9 +3,9 @@
 // Each group runs its main() once, all threads in lockstep; groups are spread over cores by
 // oneTBB (dispatch.cpp is the only file that includes it), or run in order on the calling thread
 // in deterministic mode, which makes the order of atomics, and so the output, repeatable.
-// On request (DispatchOptions::groups_in_flight), each worker keeps several groups in flight,
-// each on its own fiber (Boost.Context, also only in dispatch.cpp), so that their additions to a
-// shared counter reach memory together.
+// On request (DispatchOptions::groups_in_flight), each worker but the calling thread keeps
+// several groups in flight, each on its own fiber (Boost.Context, also only in dispatch.cpp), so
+// that their additions to a shared counter reach memory together.
 #pragma once
 
 #include "emulator/config.h"
@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -35,9 +36,12 @@ struct DispatchOptions {
   /// then each element's additions go to memory as one fetch_add, one group's block after
   /// another's, and the groups go on. That is an order concurrent groups on a GPU may produce;
   /// the counter's cache line then moves between cores once per batch instead of once per
-  /// group. On this project's two-core VM, 64 kept the free-ID wave kernel at 23-27 ms where
-  /// groups one by one took 19-64 ms: slower by its fiber switches when the line moves cheaply,
-  /// up to 2.7x faster when it does not (docs/performance.md). Not for kernels whose groups
+  /// group. The thread that called Dispatch still runs its groups one by one: between the other
+  /// workers' batches the line stays in its cache, and it pays no fiber switches (20-90 ns per
+  /// group on this project's two-core VM, against 85-100 ns for the free-ID wave kernel's
+  /// statements). There, 64 gives that kernel 13-19 ms on two cores, against 15-25 ms with
+  /// every worker's groups in flight and 14-50 ms with groups one by one, which win only while
+  /// the line moves cheaply (docs/performance.md, session 12). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
   /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
   /// one worker always run groups one by one.
@@ -299,6 +303,9 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   };
   const bool fibers = options.groups_in_flight > 1 && !options.deterministic && count > 1 &&
                       WorkerThreads(options.max_threads) > 1;
+  // With groups in flight, the calling thread still runs its chunks one by one (see
+  // DispatchOptions::groups_in_flight); oneTBB always has it take part in the loop.
+  const std::thread::id caller = std::this_thread::get_id();
   // One chunk of groups in flight on this worker's fibers; chunks of at least
   // groups_in_flight groups (the grain) let a worker fill its fibers.
   std::atomic<int> most_in_flight{1};
@@ -314,9 +321,12 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     // GCC/Clang `flatten`: main() and every call below it are inlined into this loop, so the
     // kernel is one function: no call per statement that spills the live vectors.
     if (fibers) {
+      const auto run_direct = [&](uint64_t begin, uint64_t end)
+                                  __attribute__((flatten)) { run_groups(begin, end); };
       ParallelForGroups(
           count, false, options.max_threads,
           [&](uint64_t begin, uint64_t end) {
+            if (std::this_thread::get_id() == caller) return run_direct(begin, end);
             run_chunk_in_flight(begin, end, [&](GroupsInFlight& f) __attribute__((flatten)) {
               run_fiber(f);
             });
@@ -331,7 +341,10 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     if (fibers) {
       ParallelForGroups(
           count, false, options.max_threads,
-          [&](uint64_t begin, uint64_t end) { run_chunk_in_flight(begin, end, run_fiber); },
+          [&](uint64_t begin, uint64_t end) {
+            if (std::this_thread::get_id() == caller) return run_groups(begin, end);
+            run_chunk_in_flight(begin, end, run_fiber);
+          },
           grain);
     } else {
       ParallelForGroups(count, options.deterministic, options.max_threads, run_groups);
