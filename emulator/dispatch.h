@@ -37,11 +37,12 @@ struct DispatchOptions {
   /// another's, and the groups go on. That is an order concurrent groups on a GPU may produce;
   /// the counter's cache line then moves between cores once per batch instead of once per
   /// group. The thread that called Dispatch still runs its groups one by one: between the other
-  /// workers' batches the line stays in its cache, and it pays no fiber switches (20-90 ns per
-  /// group on this project's two-core VM, against 85-100 ns for the free-ID wave kernel's
-  /// statements). There, 64 gives that kernel 13-19 ms on two cores, against 15-25 ms with
-  /// every worker's groups in flight and 14-50 ms with groups one by one, which win only while
-  /// the line moves cheaply (docs/performance.md, session 12). Not for kernels whose groups
+  /// workers' batches the line stays in its cache, and it pays nothing for fibers (on this
+  /// project's two-core VM 23-45 ns per group with both cores busy, mostly the fiber's frame
+  /// found cold on resume, against 85-100 ns for the free-ID wave kernel's statements). There,
+  /// 64 gives that kernel 13-19 ms on two cores, against 15-25 ms with every worker's groups in
+  /// flight, and 14-50 ms with groups one by one, the fastest only while the line moves
+  /// cheaply (docs/performance.md, session 12). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
   /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
   /// one worker always run groups one by one.
@@ -56,7 +57,8 @@ struct DispatchResult {
   uint64_t out_of_bounds_reads = 0;     // reads that returned 0
   uint64_t out_of_bounds_writes = 0;    // writes that were dropped
   uint64_t out_of_bounds_atomics = 0;   // atomics that did nothing
-  int groups_in_flight = 1;             // the most any worker had: 1 when groups ran one by one
+  int groups_in_flight = 1;  // the most any worker had: 1 when groups ran one by one (also when
+                             // the calling thread, which runs its groups so, took all of them)
 };
 
 /// Calls body(begin, end) over [0, count) in chunks of at least grain / 2 groups (unless fewer

@@ -3,6 +3,7 @@
 // deterministic and parallel modes, max_threads, and exceptions reaching the caller.
 #include "emulator/emulator.h"
 #include "intrinsics/quad.h"
+#include "tests/support/fiber_hold.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -387,6 +388,7 @@ struct ClaimKernel {
   static constexpr uint32_t kRounds = 4;
 
   void main(SV_GroupID gid, SV_GroupIndex<32> gi) const {
+    test::HoldCallerUntilAFiberRuns();
     const uint32_t g = gid.y * 1000u + gid.x;
     if (g % 3u == 2u) return;  // this group adds nothing
     const uint32_t rounds = g % kRounds + 1u;
@@ -429,6 +431,8 @@ ClaimRun RunClaims(const DispatchOptions& options) {
                       RWBuffer<uint32_t>{std::span<uint32_t>(run.claim_original)},
                       RWBuffer<uint32_t>{std::span<uint32_t>(run.claim_value)},
                       RWBuffer<uint64_t>{std::span<uint64_t>(run.ticket_original)}};
+  test::ArmFiberHold(options.groups_in_flight > 1 && !options.deterministic &&
+                     WorkerThreads(options.max_threads) > 1);
   run.result = Dispatch(k, kClaimGrid, options);
   return run;
 }
@@ -517,18 +521,12 @@ TEST_CASE("groups in flight: parked InterlockedAdds on 32- and 64-bit counters g
       DispatchOptions options;
       options.groups_in_flight = in_flight;
       options.max_threads = max_threads;
-      // The calling thread runs its groups one by one and the other workers keep them in
-      // flight; a worker the OS has not woken yet may get no group, so run until one did.
-      int most = 0;
-      for (int attempt = 0; attempt < 50 && most != (several_workers ? in_flight : 1);
-           ++attempt) {
-        const ClaimRun run = RunClaims(options);
-        CheckClaims(run, "groups_in_flight " + std::to_string(in_flight) + ", max_threads " +
-                             std::to_string(max_threads));
-        CHECK(run.result.groups_in_flight <= in_flight);
-        most = std::max(most, run.result.groups_in_flight);
-      }
-      CHECK(most == (several_workers ? in_flight : 1));
+      // The calling thread runs its groups one by one, the other workers keep theirs in flight
+      // (ClaimKernel holds the calling thread until one does: tests/support/fiber_hold.h).
+      const ClaimRun run = RunClaims(options);
+      CheckClaims(run, "groups_in_flight " + std::to_string(in_flight) + ", max_threads " +
+                           std::to_string(max_threads));
+      CHECK(run.result.groups_in_flight == (several_workers ? in_flight : 1));
     }
   }
   // The default runs groups one by one; deterministic mode and one worker ignore the option,
@@ -570,6 +568,7 @@ struct ThrowAfterAtomicKernel {
   uint32_t throwing;
   bool* threw_in_flight;
   void main(SV_GroupID gid, SV_GroupIndex<32> gi) const {
+    test::HoldCallerUntilAFiberRuns();
     InterlockedAdd(counter[0u], 1u);
     if (gid.x == throwing) {
       *threw_in_flight = GroupState<32>::Current()->in_flight != nullptr;
@@ -585,18 +584,21 @@ TEST_CASE("with groups in flight, an exception reaches the caller once the start
           "ended, and the thread runs the next dispatch normally") {
   const bool several_workers = WorkerThreads(0) > 1;
   for (int in_flight : {2, 64}) {
-    // The throwing group may fall to the calling thread, which runs its groups one by one: try
-    // others until one threw on a fiber (with one core none does).
-    bool threw_in_flight = false;
-    for (int attempt = 0; attempt < 50 && !threw_in_flight && (attempt == 0 || several_workers);
-         ++attempt) {
+    // The throwing group falls to the calling thread, which runs its groups one by one, or to
+    // another worker's fibers (the kernel holds the calling thread until a fiber runs): move it
+    // until it has thrown on each (with one core no fiber runs).
+    bool threw_on_fiber = false, threw_on_caller = false;
+    for (int attempt = 0;
+         attempt < 50 && !(threw_on_caller && (threw_on_fiber || !several_workers)); ++attempt) {
       const uint32_t throwing = (1234u + 1777u * uint32_t(attempt)) % 4000u;
       std::vector<uint32_t> counter(1, 0), done(4000, 0);
+      bool threw_in_flight = false;
       const ThrowAfterAtomicKernel k{RWBuffer<uint32_t>{std::span<uint32_t>(counter)},
                                      RWBuffer<uint32_t>{std::span<uint32_t>(done)}, throwing,
                                      &threw_in_flight};
       DispatchOptions options;
       options.groups_in_flight = in_flight;
+      test::ArmFiberHold(several_workers);
       const std::string message = fmt::format("boom in group {}", throwing);
       CHECK_THROWS_WITH_AS(Dispatch(k, uint3{4000, 1, 1}, options), message.c_str(),
                            std::runtime_error);
@@ -607,8 +609,10 @@ TEST_CASE("with groups in flight, an exception reaches the caller once the start
       CHECK(done[throwing] == 0u);
       CHECK(GroupBase::Current() == nullptr);
       CHECK(GroupState<32>::Current() == nullptr);
+      (threw_in_flight ? threw_on_fiber : threw_on_caller) = true;
     }
-    CHECK(threw_in_flight == several_workers);
+    CHECK(threw_on_caller);
+    CHECK(threw_on_fiber == several_workers);
   }
   // The same threads (and their cached fiber stacks) run a whole dispatch afterwards.
   DispatchOptions options;

@@ -690,7 +690,7 @@ int main(int argc, char** argv) {
              "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; a free-ID row's "
              "contenders in turns; lavapipe time = dispatch only (submit to fence), not compile, "
              "upload or readback; emulator free-ID rows through {} with {} groups in flight per "
-             "worker, other rows through Dispatch\n\n",
+             "worker but the calling thread, other rows through Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,
              cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "",
              cfg.plain_dispatch ? "Dispatch" : "DispatchInlined", cfg.groups_in_flight);

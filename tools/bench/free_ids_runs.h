@@ -96,7 +96,8 @@ inline double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_c
 /// claim of `groups_per_claim` groups of 64 IDs, count the free ones, claim that many list
 /// entries with one fetch_add on the one shared counter, store the free IDs there. One group
 /// per claim is what the emulator makes of a group's atomics when groups run one by one; 64
-/// is what groups in flight make of them (DispatchOptions::groups_in_flight). Claims are spread
+/// is what groups in flight make of them on the workers that keep them (every one but the
+/// calling thread: DispatchOptions::groups_in_flight). Claims are spread
 /// over cores by the same scheduler as Dispatch (ParallelForGroups). It is not the kernel; it
 /// shows how far this machine's cores can scale that pattern at all, which bounds every
 /// execution of the kernels that claims as often (the counter's cache line and the list's
