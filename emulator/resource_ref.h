@@ -170,7 +170,8 @@ bool GatherWords(const MemoryBinding& m, const Uint<N>& index, const Mask<N>& ma
   const auto first_word = hn::Set(di, int32_t(m.offset / 4));
   const T* words = reinterpret_cast<const T*>(m.base);
   const T* run = nullptr;  // element index[0]'s first word, when the threads read a packed run
-  if constexpr (C > 1) {
+  // (only groups of at least one vector read one: GCC 12 warns about the dead load otherwise)
+  if constexpr (C > 1 && N >= L) {
     if (m.stride == 4 * C && IsConsecutiveInBounds(index, m.count))
       run = reinterpret_cast<const T*>(m.Address(index.lane(0)));
   }
