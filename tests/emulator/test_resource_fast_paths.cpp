@@ -292,6 +292,14 @@ void CheckGatherOf(const char* what, int W, uint32_t size, Read&& read, Want&& w
   }
 }
 
+/// CheckGatherOf for `buffer[idx]` as a whole, against `host`, the elements it views.
+template <int N, class M, class B>
+void CheckBufferGather(const char* what, int W, const B& buffer, const std::vector<M>& host) {
+  CheckGatherOf<M, N>(what, W, uint32_t(host.size()),
+                      [&](const Uint<N>& idx) { return buffer[idx]; },
+                      [&](uint32_t i) { return host[i]; });
+}
+
 template <int N>
 void CheckWideGathers(int W) {
   constexpr uint32_t kSize = N <= 128 ? 150 : 2 * N + 50;
@@ -309,15 +317,9 @@ void CheckWideGathers(int W) {
   const RWStructuredBuffer<Box> rw_boxes{std::span<Box>(rw_copy)};
   const Buffer<float3> point_buffer{std::span<const float3>(points)};
   const Buffer<uint4> quad_buffer{std::span<const uint4>(quads)};
-  CheckGatherOf<float3, N>("Buffer<float3>", W, kSize,
-                           [&](const Uint<N>& idx) { return point_buffer[idx]; },
-                           [&](uint32_t i) { return points[i]; });
-  CheckGatherOf<uint4, N>("Buffer<uint4>", W, kSize,
-                          [&](const Uint<N>& idx) { return quad_buffer[idx]; },
-                          [&](uint32_t i) { return quads[i]; });
-  CheckGatherOf<Box, N>("StructuredBuffer<Box>", W, kSize,
-                        [&](const Uint<N>& idx) { return box_buffer[idx]; },
-                        [&](uint32_t i) { return boxes[i]; });
+  CheckBufferGather<N>("Buffer<float3>", W, point_buffer, points);
+  CheckBufferGather<N>("Buffer<uint4>", W, quad_buffer, quads);
+  CheckBufferGather<N>("StructuredBuffer<Box>", W, box_buffer, boxes);
   CheckGatherOf<float3, N>("RWStructuredBuffer<Box>[i].field(&Box::hi)", W, kSize,
                            [&](const Uint<N>& idx) {
                              return rw_boxes[idx].field(&Box::hi).Load();
@@ -326,9 +328,7 @@ void CheckWideGathers(int W) {
   // A run that ends where the buffer ends: reading past it is caught by the sanitizer preset.
   const std::vector<float3> exact(points.begin(), points.begin() + N);
   const Buffer<float3> exact_buffer{std::span<const float3>(exact)};
-  CheckGatherOf<float3, N>("Buffer<float3> of exactly N elements", W, uint32_t(N),
-                           [&](const Uint<N>& idx) { return exact_buffer[idx]; },
-                           [&](uint32_t i) { return exact[i]; });
+  CheckBufferGather<N>("Buffer<float3> of exactly N elements", W, exact_buffer, exact);
   CheckGatherOf<uint32_t, N>("RWStructuredBuffer<Box>[i].field(&Box::id)", W, kSize,
                              [&](const Uint<N>& idx) {
                                return rw_boxes[idx].field(&Box::id).Load();
