@@ -1,6 +1,8 @@
 // test_cli.cpp -- the waveemu command end to end: exit codes and messages for good pipelines,
 // failing results, bad input and missing ports.
 #if WAVEEMU_ORACLE_TESTS
+#include "tests/support/scratch_dir.h"
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -35,9 +37,7 @@ Result Run(const std::string& args) {
 std::string Pipelines() { return std::string(WAVEEMU_SOURCE_ROOT) + "/tests/pipelines/"; }
 
 std::string TempFile(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / "waveemu_test_cli";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / name;
+  const auto path = waveemu::test::ScratchDir() / name;
   std::ofstream(path) << text;
   return path.string();
 }
@@ -45,8 +45,7 @@ std::string TempFile(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST_CASE("waveemu run of an example pipeline on the emulator meets its results and writes buffers") {
-  const auto out = std::filesystem::temp_directory_path() / "waveemu_test_cli_out";
-  std::filesystem::remove_all(out);
+  const auto out = waveemu::test::ScratchDir() / "out";
   const Result r = Run(fmt::format("run '{}compacted_append.yaml' --backend emulator --profile "
                                    "lavapipe --deterministic --out '{}'", Pipelines(), out.string()));
   CAPTURE(r.output);

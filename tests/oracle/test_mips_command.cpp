@@ -4,6 +4,7 @@
 // where libpng refuses to write them (zero size).
 #if defined(WAVEEMU_ORACLE_TESTS)
 
+#include "tests/support/scratch_dir.h"
 #include "tools/waveemu/mips_command.h"
 
 #include <doctest/doctest.h>
@@ -25,11 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path Scratch() {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("waveemu_mips_cmd_{}", getpid());
-  fs::create_directories(dir);
-  return dir;
-}
+const fs::path& Scratch() { return test::ScratchDir(); }
 
 // Runs CmdMips and returns its exit code and what it printed to stderr.
 struct Outcome {
