@@ -42,7 +42,7 @@ struct DispatchOptions {
   /// found cold on resume, against 85-100 ns for the free-ID wave kernel's statements). There,
   /// 64 gives that kernel 13-19 ms on two cores, against 15-25 ms with every worker's groups in
   /// flight, and 14-50 ms with groups one by one, the fastest only while the line moves
-  /// cheaply (docs/performance.md, session 12). Not for kernels whose groups
+  /// cheaply (docs/performance_history.md, session 12). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
   /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
   /// one worker always run groups one by one.
@@ -374,7 +374,7 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
 
 /// Dispatch with the kernel compiled into the group loop as one function (every call inlined):
 /// the same results, groups and diagnostics; the free-ID kernels run 15-25% faster
-/// (docs/performance.md). The price is compile time, which grows with everything the kernel
+/// (docs/performance_history.md). The price is compile time, which grows with everything the kernel
 /// calls: seconds for the free-ID kernels, minutes for kernels that sample textures. Use it for
 /// the hot kernels of a golden-output or benchmark job.
 template <ComputeKernel K>
