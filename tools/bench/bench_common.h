@@ -91,10 +91,10 @@ inline std::vector<size_t> TurnOrder(size_t n, int turn) {
 }
 
 /// Runs a row's contenders in turns, one run of each contender not yet done per turn. This
-/// machine's speed drifts by up to 1.5x within seconds (docs/performance_history.md, session 5): timing
-/// one contender's repeats and then the next's can put them in different phases, and their
-/// ratio then measures the machine; in turns, a phase falls on every contender alike. The order
-/// changes from turn to turn (TurnOrder), so no contender keeps following the same one (an
+/// machine's speed drifts by up to 1.5x within seconds (docs/performance_history.md, session
+/// 5): timing one contender's repeats and then the next's can put them in different phases, and
+/// their ratio then measures the machine; in turns, a phase falls on every contender alike. The
+/// order changes from turn to turn (TurnOrder), so no contender keeps following the same one (an
 /// all-cores run leaves oneTBB's workers spinning for a moment after it).
 inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
   for (int turn = 0;; ++turn) {

@@ -97,8 +97,8 @@ inline double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_c
 /// entries with one fetch_add on the one shared counter, store the free IDs there. One group
 /// per claim is what the emulator makes of a group's atomics when groups run one by one; 64
 /// is what groups in flight make of them on the workers that keep them (every one but the
-/// calling thread: DispatchOptions::groups_in_flight). Claims are spread
-/// over cores by the same scheduler as Dispatch (ParallelForGroups). It is not the kernel; it
+/// calling thread: DispatchOptions::groups_in_flight). Claims are spread over cores by the same
+/// scheduler as Dispatch (ParallelForGroups). It is not the kernel; it
 /// shows how far this machine's cores can scale that pattern at all, which bounds every
 /// execution of the kernels that claims as often (the counter's cache line and the list's
 /// lines shared between cores move back and forth on each claim).

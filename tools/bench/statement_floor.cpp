@@ -11,8 +11,9 @@
 //     kernel would keep them.
 // Both are timed in turns with the Highway loop, the hand-fused claim pattern (native shared
 // counter: count, one fetch_add, store, per group) and the emulator, all on one thread at 2^24
-// IDs, each run's output checked. docs/performance_history.md (session 8) reads the result against the
-// one-thread target. It needs AVX-512 with BITALG and VPOPCNTDQ (Ice Lake, Zen 4 and later).
+// IDs, each run's output checked. docs/performance_history.md (session 8) reads the result
+// against the one-thread target. It needs AVX-512 with BITALG and VPOPCNTDQ (Ice Lake, Zen 4
+// and later).
 #include "examples/niagara_free_ids/free_ids_reference.h"
 #include "examples/niagara_free_ids/free_ids_wave.h"
 #include "tools/bench/bench_common.h"
