@@ -311,6 +311,22 @@ using UniformOpsFor = std::conditional_t<kIsLaneType<E>, UniformRefOps<Derived, 
 template <class V>
 concept HasLoad = requires(const V& v) { v.Load(); };
 
+/// Whether V is Lanes<U, N> for an integer element E of the other signedness and the same
+/// width, whose bits HLSL's conversion keeps.
+template <class V, class E, int N>
+inline constexpr bool kSameBitsLanes = false;
+template <class U, class E, int N>
+  requires(std::is_integral_v<U> && std::is_integral_v<E> && !std::is_same_v<U, E> &&
+           !std::is_same_v<E, bool> && sizeof(U) == sizeof(E))
+inline constexpr bool kSameBitsLanes<Lanes<U, N>, E, N> = true;
+
+/// The lanes of v as elements E: its own type, or the other signedness of one width (an
+/// object may be read through the signed or unsigned type of its own width).
+template <class E, class V>
+const E* ElementsOf(const V& v) {
+  return reinterpret_cast<const E*>(v.data());
+}
+
 /// A right-hand side as the per-thread value type P: references are read first, scalars
 /// broadcast, other lane types converted as HLSL converts.
 template <class P, class V>
@@ -374,8 +390,14 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     value_type r{};
     uint64_t oob = 0;
     int first = -1;
+    // The indices read thread by thread from a copy made here, not from `index`: a read of
+    // `index` at a run-time offset made the compiler keep the caller's index (a named variable,
+    // `ParticleID`) in memory as well as in registers, four dead vector stores per 64 threads
+    // on every path that does not come here.
+    alignas(64) uint32_t indices[Uint<N>::kPadded];
+    detail::CopyBytes<sizeof(indices)>(indices, index.data());
     mask.ForEach([&](int t) {
-      const uint32_t i = index.lane(t);
+      const uint32_t i = indices[t];
       if (binding.InBounds(i)) {
         E e;
         std::memcpy(&e, binding.Address(i), sizeof(E));
@@ -384,7 +406,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         first = t;
       }
     });
-    if (oob) detail::RecordOutOfBounds(binding, AccessKind::kRead, oob, first, index.lane(first));
+    if (oob) detail::RecordOutOfBounds(binding, AccessKind::kRead, oob, first, indices[first]);
     return r;
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
@@ -401,21 +423,25 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     return r;
   }
 
-  /// Masked scatter (helper lanes write nothing).
-  void Store(const value_type& v) const {
+  /// Masked scatter (helper lanes write nothing). `v` is a value_type, or for integer elements
+  /// the Lanes of the other signedness (see operator=).
+  template <class V>
+    requires(std::is_same_v<V, value_type> || detail::kSameBitsLanes<V, E, N>)
+  void Store(const V& v) const {
     const Mask<N> mask = CurrentWriteMask<N>();
     if constexpr (kIsSimdType<E>) {
       if (E* base = detail::PackedBase<E>(binding_)) {
+        const E* values = detail::ElementsOf<E>(v);
         // Every thread writes the element after its left neighbour's: one contiguous copy.
         if (mask.IsAll() && detail::IsConsecutiveInBounds(index_, binding_.count)) {
-          detail::CopyBytes<sizeof(E) * N>(base + index_.lane(0), v.data());
+          detail::CopyBytes<sizeof(E) * N>(base + index_.lane(0), values);
           return;
         }
         // The append pattern: the writing threads' indices are first, first + 1, ... in thread
         // order; compress their values and store the run.
-        if (StoreCompressed(base, v, mask)) return;
+        if (StoreCompressed(base, values, mask)) return;
         // Any other shape with every writing thread in bounds: one bounds check, no branches.
-        if (StoreInBounds(base, v, mask)) return;
+        if (StoreInBounds(base, values, mask)) return;
       }
     }
     uint64_t oob = 0;
@@ -423,7 +449,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     mask.ForEach([&](int t) {
       const uint32_t i = index_.lane(t);
       if (binding_.InBounds(i)) {
-        const E e = GetLane<E, N>(v, t);
+        E e;
+        if constexpr (kIsLaneType<E>) e = detail::ElementsOf<E>(v)[t];
+        else e = GetLane<E, N>(v, t);
         std::memcpy(binding_.Address(i), &e, sizeof(E));
       } else if (oob++ == 0) {
         first = t;
@@ -442,7 +470,10 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     requires(!std::is_same_v<V, ElementRef> &&
              (detail::HasLoad<V> || std::is_constructible_v<value_type, const V&>))
   ElementRef& operator=(const V& v) {
-    Store(detail::AsPerThread<value_type>(v));
+    // int <-> uint of one width keeps the bits: the store reads `v` in place, where a
+    // converted copy cost four vector stores per 64 threads (`RWFreeIDList[i] = ParticleID`).
+    if constexpr (detail::kSameBitsLanes<V, E, N>) Store(v);
+    else Store(detail::AsPerThread<value_type>(v));
     return *this;
   }
 
@@ -487,7 +518,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// the run (never a neighbour's element: other groups write there concurrently). Indices are
   /// distinct, so the order of the stores does not matter. Returns false as soon as an index is
   /// not the next one of the run; what it stored before that is what the scatter stores too.
-  bool StoreCompressed(E* base, const value_type& v, const Mask<N>& mask) const {
+  bool StoreCompressed(E* base, const E* values, const Mask<N>& mask) const {
     if constexpr (sizeof(E) != sizeof(uint32_t)) {
       return false;
     } else {
@@ -513,7 +544,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
           const auto got = hn::Compress(hn::Load(du, index_.data() + i), m);
           if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, hn::Iota(du, next)))))
             return false;
-          hn::BlendedStore(hn::Compress(hn::Load(de, v.data() + i), hn::RebindMask(de, m)),
+          hn::BlendedStore(hn::Compress(hn::Load(de, values + i), hn::RebindMask(de, m)),
                            hn::RebindMask(de, run), de, base + next);
           next += uint32_t(n);
         }
@@ -530,7 +561,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// thread order so the highest thread's write to a repeated index stays, as in the scalar
   /// scatter. Returns false, having written nothing, when some active index is out of bounds:
   /// the scalar scatter then counts and drops those writes.
-  bool StoreInBounds(E* base, const value_type& v, const Mask<N>& mask) const {
+  bool StoreInBounds(E* base, const E* values, const Mask<N>& mask) const {
     const hn::ScalableTag<uint32_t> du;
     constexpr int LU = int(hn::MaxLanes(du));
     // Like StoreCompressed, only for vectors of 8 or more lanes: the targets these fast paths
@@ -546,8 +577,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
                                        hn::Not(hn::Lt(hn::Load(du, index_.data() + i), count))));
       if (!hn::AllFalse(du, out_of_bounds)) return false;
       const uint32_t* idx = index_.data();
-      const E* val = v.data();
-      mask.ForEach([&](int t) { base[idx[t]] = val[t]; });
+      mask.ForEach([&](int t) { base[idx[t]] = values[t]; });
       return true;
     }
   }

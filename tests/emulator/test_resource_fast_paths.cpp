@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace waveemu;
@@ -78,6 +79,15 @@ T ValueOf(int t) {
   return T(t * 3 + 1);
 }
 
+/// Thread t's value with the top bit set on odd threads: stored into elements of the other
+/// signedness, it shows whether the bits were kept (HLSL's int <-> uint conversion).
+template <class V>
+V TopBitValueOf(int t) {
+  using U = std::make_unsigned_t<V>;
+  const U top = t % 2 ? U(U(1) << (8 * sizeof(U) - 1)) : U(0);
+  return V(U(U(t * 3 + 1) | top));
+}
+
 template <class T, int N>
 void CheckGather(int W) {
   constexpr uint32_t kSize = N <= 128 ? 150 : 2 * N + 50;  // large groups: mostly in bounds
@@ -118,8 +128,13 @@ void CheckGather(int W) {
   }
 }
 
-template <class T, int N>
+/// Scatters Lanes<V, N> (V = T, or for integers T's other signedness) into elements T.
+template <class T, int N, class V = T>
 void CheckScatter(int W) {
+  const auto value_of = [](int t) {
+    if constexpr (std::is_same_v<V, T>) return ValueOf<T>(t);
+    else return TopBitValueOf<V>(t);
+  };
   constexpr uint32_t kSize = N <= 128 ? 150 : 2 * N + 50;  // large groups: mostly in bounds
   for (const auto& pattern : AllMaskPatterns<N>(W)) {
     for (const auto& shape : Shapes<N>(kSize)) {
@@ -128,10 +143,10 @@ void CheckScatter(int W) {
       DispatchShared shared;
       RunGroup<N>(W, [&] {
         Uint<N> idx{NoInit{}};
-        Lanes<T, N> value{NoInit{}};
+        Lanes<V, N> value{NoInit{}};
         for (int t = 0; t < N; ++t) {
           idx.set_lane(t, shape.index(t, pattern.mask));
-          value.set_lane(t, ValueOf<T>(t));
+          value.set_lane(t, value_of(t));
         }
         if_(Bool<N>::FromMask(pattern.mask), [&] { buf[idx] = value; });
       }, SpecProfile(), &shared);
@@ -140,7 +155,7 @@ void CheckScatter(int W) {
       for (int t = 0; t < N; ++t) {  // ascending thread order: the highest thread's write stays
         if (!pattern.mask.Test(t)) continue;
         const uint32_t i = shape.index(t, pattern.mask);
-        if (i < kSize) want[i] = ValueOf<T>(t);
+        if (i < kSize) want[i] = T(value_of(t));  // same width: C++20 keeps the bits
         else ++oob;
       }
       std::string bad;
@@ -173,6 +188,17 @@ TEST_CASE_TEMPLATE("a scatter writes the same through the contiguous and compact
   CheckScatter<T, 24>(16);
   CheckScatter<T, 1>(4);
   CheckScatter<T, 128>(128);
+}
+
+TEST_CASE("a scatter of the other signedness (RWBuffer<int>[i] = uint) keeps the bits on every "
+          "path") {
+  CheckScatter<int32_t, 64, uint32_t>(8);
+  CheckScatter<uint32_t, 64, int32_t>(32);
+  CheckScatter<int32_t, 24, uint32_t>(16);
+  CheckScatter<uint64_t, 64, int64_t>(8);
+  CheckScatter<int16_t, 64, uint16_t>(16);
+  CheckScatter<uint32_t, 1, int32_t>(4);
+  CheckScatter<int32_t, 1024, uint32_t>(128);
 }
 
 TEST_CASE("1024 threads (16 mask words): gather and scatter match thread by thread") {
