@@ -449,9 +449,10 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     mask.ForEach([&](int t) {
       const uint32_t i = index_.lane(t);
       if (binding_.InBounds(i)) {
-        E e;
-        if constexpr (kIsLaneType<E>) e = detail::ElementsOf<E>(v)[t];
-        else e = GetLane<E, N>(v, t);
+        const E e = [&] {
+          if constexpr (kIsLaneType<E>) return detail::ElementsOf<E>(v)[t];
+          else return GetLane<E, N>(v, t);
+        }();
         std::memcpy(binding_.Address(i), &e, sizeof(E));
       } else if (oob++ == 0) {
         first = t;
