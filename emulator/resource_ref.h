@@ -317,7 +317,7 @@ template <class V, class E, int N>
 inline constexpr bool kSameBitsLanes = false;
 template <class U, class E, int N>
   requires(std::is_integral_v<U> && std::is_integral_v<E> && !std::is_same_v<U, E> &&
-           !std::is_same_v<E, bool> && sizeof(U) == sizeof(E))
+           sizeof(U) == sizeof(E))
 inline constexpr bool kSameBitsLanes<Lanes<U, N>, E, N> = true;
 
 /// The lanes of v as elements E: its own type, or the other signedness of one width (an
