@@ -217,13 +217,31 @@ TEST_CASE_TEMPLATE("every Interlocked op on one uniform element matches the scal
   }
 }
 
+// Masks of exactly k active threads, chosen at random (fixed seeds) over the whole group: the
+// sparse claims kernels make (one thread per wave or per group), and k around one AVX-512
+// vector's 16 threads, where a vector holds all, or all but one, of the active threads.
+template <int N>
+std::vector<MaskPattern<N>> FewThreadPatterns() {
+  std::vector<MaskPattern<N>> p;
+  for (int k : {2, 3, 15, 16, 17}) {
+    if (k > N) continue;
+    std::mt19937 rng(uint32_t(N * 100 + k));
+    Mask<N> m;
+    while (m.Count() < k) m.Set(int(rng() % uint32_t(N)), true);
+    p.push_back({std::to_string(k) + " random threads", m});
+  }
+  return p;
+}
+
 // The 32-bit device add on one element runs as a vector scan over the group (FetchAddScan32):
 // group sizes below, at and between vector lengths, with padding threads past N, and values
 // whose sums wrap, against the lane-order loop.
 template <class T, int N>
 void CheckUniformAddAtGroupSize() {
   const auto values = RandomValues<T, N>(uint32_t(N) * 7 + 1, false);
-  for (const auto& pattern : AllMaskPatterns<N>(8)) {
+  auto patterns = AllMaskPatterns<N>(8);
+  for (auto& few : FewThreadPatterns<N>()) patterns.push_back(std::move(few));
+  for (const auto& pattern : patterns) {
     std::vector<T> host = {T(0x7ffffff0)};
     T want_mem = host[0];
     const RWBuffer<T> buf{std::span<T>(host)};
@@ -243,7 +261,7 @@ void CheckUniformAddAtGroupSize() {
 }
 
 TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the lane-order loop at "
-                   "group sizes from 1 to 200",
+                   "group sizes from 1 to 1024",
                    T, int32_t, uint32_t) {
   CheckUniformAddAtGroupSize<T, 1>();
   CheckUniformAddAtGroupSize<T, 8>();
@@ -251,6 +269,7 @@ TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the l
   CheckUniformAddAtGroupSize<T, 40>();
   CheckUniformAddAtGroupSize<T, 64>();
   CheckUniformAddAtGroupSize<T, 200>();
+  CheckUniformAddAtGroupSize<T, 1024>();
 }
 
 TEST_CASE("Interlocked ops without original_value change memory the same way") {
