@@ -2,7 +2,9 @@
 # pack.sh -- builds the waveemu command (Release, its own build folder) and packs everything a GPU
 # machine without a package registry needs into .devrun/: the binaries, every shared library they
 # load except glibc's (glibc is packed aside, used only where the host's is older), the Vulkan
-# loader, the pipelines, and run_on_gpu.sh. Usage: tools/device/pack.sh  (from anywhere)
+# loader, the pipelines, and run_on_gpu.sh. With WAVEEMU_PACK_BENCH=1 it also builds and packs
+# waveemu-bench and bench_cores.sh (the benchmark's core-scaling rows on that machine's CPUs).
+# Usage: tools/device/pack.sh  (from anywhere)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,7 +15,10 @@ jobs=${JOBS:-2}
 # An existing build folder (WAVEEMU_DEVRUN_BUILD) is reused as it is configured.
 [ -f "$build/CMakeCache.txt" ] ||
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWAVEEMU_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" --target waveemu-cli -j"$jobs"
+names="waveemu glslangValidator"
+targets=waveemu-cli
+if [ "${WAVEEMU_PACK_BENCH:-0}" = 1 ]; then names="$names waveemu-bench"; targets="$targets waveemu-bench"; fi
+cmake --build "$build" --target $targets -j"$jobs"
 waveemu=$(find "$build" -type f -name waveemu -perm -u+x | head -n1)
 glslang=$(command -v glslangValidator) || { echo "pack.sh: glslangValidator not found (glslang-tools)" >&2; exit 2; }
 [ -n "$waveemu" ] || { echo "pack.sh: the build produced no waveemu binary" >&2; exit 2; }
@@ -22,7 +27,11 @@ rm -rf "$dest"
 mkdir -p "$dest/libexec" "$dest/lib" "$dest/glibc" "$dest/bin" "$dest/tests"
 cp "$waveemu" "$dest/libexec/waveemu"
 cp "$(readlink -f "$glslang")" "$dest/libexec/glslangValidator"
-strip --strip-unneeded "$dest/libexec/waveemu" "$dest/libexec/glslangValidator" 2>/dev/null || true
+if [ "${WAVEEMU_PACK_BENCH:-0}" = 1 ]; then
+  cp "$(find "$build" -type f -name waveemu-bench -perm -u+x | head -n1)" "$dest/libexec/"
+  cp "$root/tools/device/bench_cores.sh" "$dest/"
+fi
+strip --strip-unneeded "$dest"/libexec/* 2>/dev/null || true
 
 # glibc's own libraries: packed aside, not put on LD_LIBRARY_PATH.
 is_glibc() {
@@ -33,7 +42,7 @@ is_glibc() {
   return 1
 }
 libs() { ldd "$1" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'; }
-for bin in "$dest/libexec/waveemu" "$dest/libexec/glslangValidator"; do
+for bin in "$dest"/libexec/*; do
   for lib in $(libs "$bin"); do
     if is_glibc "$lib"; then cp -L "$lib" "$dest/glibc/"; else cp -L "$lib" "$dest/lib/"; fi
   done
@@ -48,7 +57,7 @@ strip --strip-unneeded "$dest"/lib/*.so* 2>/dev/null || true
 
 # Wrappers: run the real binary directly, or through the packed glibc when the host's is older
 # (run_on_gpu.sh sets WAVEEMU_PACKED_GLIBC=1 then). waveemu finds glslangValidator in PATH.
-for name in waveemu glslangValidator; do
+for name in $names; do
   cat > "$dest/bin/$name" <<WRAP
 #!/usr/bin/env bash
 here=\$(cd "\$(dirname "\$0")/.." && pwd)
