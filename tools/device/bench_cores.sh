@@ -8,8 +8,10 @@
 #   $OUT/cores.txt        the key row on 1, 2, 4 and 8 cores
 #   $OUT/floor.txt        waveemu-bench --floor on one core
 # It exists because this project's own machine is a 2-vCPU VM whose cores slow each other down
-# (docs/performance.md): the same program on a machine with more cores shows what two cores give
-# where they do not. Usage: OUT=/path ./bench_cores.sh   (or ./bench_cores.sh /path)
+# (docs/performance.md): the same program on other hardware shows what two cores give there.
+# The binaries run directly, so the host's glibc must be at least the one they were built with
+# (.devrun/glibc/NEEDED; run_on_gpu.sh falls back to the packed glibc, this script does not).
+# Usage: OUT=/path ./bench_cores.sh   (or ./bench_cores.sh /path)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +22,8 @@ mkdir -p "$OUT"
 
 # One logical CPU per physical core, cores of the first NUMA node first: "taskset -c" lists.
 mapfile -t firsts < <(lscpu -p=CPU,CORE,SOCKET,NODE | grep -v '^#' |
-                      sort -t, -k4,4n -k3,3n -k2,2n -k1,1n | awk -F, '!seen[$2 "," $3]++ { print $1 }')
+                      sort -t, -k4,4n -k3,3n -k2,2n -k1,1n |
+                      awk -F, '!seen[$2 "," $3]++ { print $1 }')
 cores() { local IFS=,; echo "${firsts[*]:0:$1}"; }
 
 {
@@ -33,7 +36,10 @@ cores() { local IFS=,; echo "${firsts[*]:0:$1}"; }
   echo "physical cores found: ${#firsts[@]}; two cores used: $(cores 2)"
 } > "$OUT/cpu.txt" 2>&1
 
-if [ "${#firsts[@]}" -lt 2 ]; then echo "bench_cores.sh: fewer than two physical cores" >&2; exit 2; fi
+if [ "${#firsts[@]}" -lt 2 ]; then
+  echo "bench_cores.sh: fewer than two physical cores" >&2
+  exit 2
+fi
 
 taskset -c "$(cores 2)" "$bench" --no-vulkan --json "$OUT/bench2.json" > "$OUT/bench2.txt" 2>&1
 echo "(exit $?)" >> "$OUT/bench2.txt"

@@ -17,7 +17,10 @@ jobs=${JOBS:-2}
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWAVEEMU_BUILD_TESTS=OFF >/dev/null
 names="waveemu glslangValidator"
 targets=waveemu-cli
-if [ "${WAVEEMU_PACK_BENCH:-0}" = 1 ]; then names="$names waveemu-bench"; targets="$targets waveemu-bench"; fi
+if [ "${WAVEEMU_PACK_BENCH:-0}" = 1 ]; then
+  names="$names waveemu-bench"
+  targets="$targets waveemu-bench"
+fi
 cmake --build "$build" --target $targets -j"$jobs"
 waveemu=$(find "$build" -type f -name waveemu -perm -u+x | head -n1)
 glslang=$(command -v glslangValidator) || { echo "pack.sh: glslangValidator not found (glslang-tools)" >&2; exit 2; }
