@@ -218,8 +218,8 @@ TEST_CASE_TEMPLATE("every Interlocked op on one uniform element matches the scal
 }
 
 // Masks of exactly k active threads, chosen at random (fixed seeds) over the whole group: the
-// sparse claims kernels make (one thread per wave or per group), and k around one AVX-512
-// vector's 16 threads, where a vector holds all, or all but one, of the active threads.
+// sparse claims kernels make (one thread per wave or per group), up to one past a vector of
+// 16 threads, so that the active threads of a wide group fall in several of its vectors.
 template <int N>
 std::vector<MaskPattern<N>> FewThreadPatterns() {
   std::vector<MaskPattern<N>> p;

@@ -98,10 +98,10 @@ inline double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_c
 /// per claim is what the emulator makes of a group's atomics when groups run one by one; 64
 /// is what groups in flight make of them on the workers that keep them (every one but the
 /// calling thread: DispatchOptions::groups_in_flight). Claims are spread over cores by the same
-/// scheduler as Dispatch (ParallelForGroups). It is not the kernel; it
-/// shows how far this machine's cores can scale that pattern at all, which bounds every
-/// execution of the kernels that claims as often (the counter's cache line and the list's
-/// lines shared between cores move back and forth on each claim).
+/// scheduler as Dispatch (ParallelForGroups). It is not the kernel; it shows how far this
+/// machine's cores can scale that pattern at all, which bounds every execution of the kernels
+/// that claims as often (the counter's cache line and the list's lines shared between cores
+/// move back and forth on each claim).
 inline double RunNativeSharedCounter(std::span<const int32_t> table, size_t expected_count,
                                      int max_threads, size_t groups_per_claim,
                                      FreeIDsBuffers& buf) {

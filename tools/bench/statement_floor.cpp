@@ -13,8 +13,8 @@
 // Both are timed in turns with the Highway loop, the hand-fused claim pattern (native shared
 // counter: count, one fetch_add, store, per group) and the emulator, all on one thread at 2^24
 // IDs, each run's output checked. docs/performance_history.md (sessions 8 and 14) reads the
-// result against the one-thread target. It needs AVX-512 with BITALG and VPOPCNTDQ (Ice Lake, Zen 4
-// and later).
+// result against the one-thread target. It needs AVX-512 with BITALG and VPOPCNTDQ (Ice Lake,
+// Zen 4 and later).
 #include "examples/niagara_free_ids/free_ids_reference.h"
 #include "examples/niagara_free_ids/free_ids_wave.h"
 #include "tools/bench/bench_common.h"
