@@ -12,6 +12,12 @@
 
 using namespace waveemu::oracle;
 
+// GCC 12 warns falsely when it inlines the assignment of a short literal to a std::string here
+// (-Wrestrict on memcpy with sizes near 2^63; GCC bug 105329, in 12.1 and 12.2, Debian 12's).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+
 namespace {
 
 template <class T>
