@@ -4,6 +4,7 @@
 #include "tools/waveemu/pipeline.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cstring>
 #include <string>
@@ -187,6 +188,45 @@ TEST_CASE("a pipeline without Shaders, or with an unknown key, is refused") {
   CHECK(ErrorOf(std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: UInt32\n    Fillsize: 4\n") ==
         "bad.test:10: unknown key 'Fillsize' in a buffer (known keys: Name, Format, Stride, Data, "
         "FillSize, FillValue, DataFile, Channels, ArraySize, OutputProps, TextureFormat)");
+}
+
+TEST_CASE("a key given twice, a register shared, or a rule on a buffer no shader writes is refused") {
+  // yaml-cpp keeps both keys of a map and a lookup sees the first: the second must not vanish.
+  CHECK(ErrorOf(std::string(kShaders) +
+                "Buffers:\n  - Name: X\n    Format: UInt32\n    Data: [1]\n    Data: [2]\n"
+                "DescriptorSets: []\n") ==
+        "bad.test:11: key 'Data' appears twice in a buffer (first at line 10)");
+  const std::string two_bufs = std::string(kShaders) +
+                               "Buffers:\n"
+                               "  - Name: X\n    Format: UInt32\n    Data: [1]\n"    // lines 8-10
+                               "  - Name: Y\n    Format: UInt32\n    Data: [1]\n"    // lines 11-13
+                               "  - Name: Z\n    Format: UInt32\n    Data: [1]\n"    // lines 14-16
+                               "DescriptorSets:\n  - Resources:\n"                   // lines 17-18
+                               "    - Name: X\n      Kind: RWBuffer\n"               // lines 19-20
+                               "      DirectXBinding: { Register: 0 }\n"
+                               "      VulkanBinding: { Binding: 0 }\n"
+                               "    - Name: Y\n";                                     // line 23
+  const std::string vk1 = "      VulkanBinding: { Binding: 1 }\n";
+  // u0 twice; t0 beside u0 is another register.
+  CHECK(ErrorOf(two_bufs + "      Kind: RWStructuredBuffer\n      DirectXBinding: { Register: 0 }\n" +
+                vk1) == "bad.test:23: resources 'X' and 'Y' share register u0 space 0");
+  const std::string y_srv =
+      two_bufs + "      Kind: StructuredBuffer\n      DirectXBinding: { Register: 0 }\n" + vk1;
+  CHECK(ErrorOf(y_srv) == "no error");
+  // Results start at line 27.
+  const auto rule = [](const char* actual, const char* expected) {
+    return fmt::format("Results:\n  - Result: R\n    Rule: BufferExact\n    Actual: {}\n"
+                       "    Expected: {}\n", actual, expected);
+  };
+  CHECK(ErrorOf(y_srv + rule("X", "Z")) == "no error");
+  CHECK(ErrorOf(y_srv + rule("Y", "X")) ==
+        "bad.test:30: result 'R': Actual 'Y' is bound only as a StructuredBuffer, so the shader "
+        "never writes it; name the RW buffer the shader writes");
+  CHECK(ErrorOf(y_srv + rule("Z", "X")) ==
+        "bad.test:30: result 'R': Actual 'Z' is bound to no resource, so the shader never writes "
+        "it; name the RW buffer the shader writes");
+  CHECK(ErrorOf(y_srv + rule("X", "X")) ==
+        "bad.test:31: result 'R': Expected and Actual are both 'X'");
 }
 
 TEST_CASE("a missing file and a missing HLSL are reported without a line") {

@@ -283,12 +283,19 @@ class Reader {
   }
   int Line(const YAML::Mark& m) const { return m.line >= 0 ? line_base_ + m.line : 0; }
 
-  /// Fails on a key that is not in `known` (typos such as `Fillsize` must not pass silently).
+  /// Fails on a key that is not in `known` (typos such as `Fillsize` must not pass silently) and
+  /// on a key given twice (yaml-cpp keeps both, and a lookup sees only the first).
   void CheckKeys(const YAML::Node& map, const char* what,
                  std::initializer_list<const char*> known,
                  std::initializer_list<const char*> ignored = {}) const {
+    std::vector<std::pair<std::string, int>> seen;  // key, line
     for (const auto& kv : map) {
       const std::string key = kv.first.Scalar();
+      for (const auto& [k, line] : seen)
+        if (k == key)
+          Fail(kv.first, fmt::format("key '{}' appears twice in {} (first at line {})", key, what,
+                                     line));
+      seen.emplace_back(key, Line(kv.first));
       bool ok = false;
       for (const char* k : known) ok = ok || key == k;
       for (const char* k : ignored) ok = ok || key == k;
@@ -774,10 +781,15 @@ void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& 
   }
   if (!b.has_dx_binding && !b.has_vulkan_binding)
     r.Fail(n, fmt::format("resource '{}' needs a DirectXBinding or a VulkanBinding", b.name));
-  for (const auto& o : p.bindings)
+  for (const auto& o : p.bindings) {
     if (o.set == b.set && o.binding == b.binding)
       r.Fail(n, fmt::format("resources '{}' and '{}' share set {} binding {}", o.name, b.name,
                             b.set, b.binding));
+    if (b.has_dx_binding && o.has_dx_binding && RegisterClass(o.kind) == RegisterClass(b.kind) &&
+        o.dx_register == b.dx_register && o.dx_space == b.dx_space)
+      r.Fail(n, fmt::format("resources '{}' and '{}' share register {}{} space {}", o.name, b.name,
+                            RegisterClass(b.kind), b.dx_register, b.dx_space));
+  }
   const bool texture_kind = IsTextureKind(b.kind);
   for (const char* key : {"MostDetailedMip", "MipLevels", "MipSlice", "ViewFormat"})
     if (const YAML::Node k = n[key]; k.IsDefined() && !texture_kind)
@@ -846,6 +858,21 @@ void ReadResult(const Reader& r, const YAML::Node& n, Pipeline& p) {
   const BufferDesc* expected = buffer("Expected", rule.kind != RuleKind::kBufferMultiset);
   rule.actual = actual->name;
   if (expected) rule.expected = expected->name;
+  // A rule on a buffer the shader cannot write would pass or fail on its input alone.
+  // (A texture may have several views; one RW view is enough.)
+  const bool written = std::any_of(p.bindings.begin(), p.bindings.end(), [&](const auto& b) {
+    return b.name == actual->name && IsWritable(b.kind);
+  });
+  if (!written) {
+    const ResourceBinding* bound = p.FindBinding(actual->name);
+    r.Fail(n["Actual"], fmt::format("{}: Actual '{}' is {}, so the shader never writes it; name "
+                                    "the RW buffer the shader writes", what, actual->name,
+                                    bound ? fmt::format("bound only as a {}", ToString(bound->kind))
+                                          : std::string("bound to no resource")));
+  }
+  if (expected == actual)
+    r.Fail(n["Expected"], fmt::format("{}: Expected and Actual are both '{}'", what,
+                                      actual->name));
   if (rule.kind == RuleKind::kBufferFloatULP || rule.kind == RuleKind::kBufferFloatEpsilon) {
     if (!IsFloatFormat(actual->format) || !IsFloatFormat(expected->format))
       r.Fail(rule_node, fmt::format("{}: {} compares Float16/32/64 buffers, and '{}' is {}, '{}' "
