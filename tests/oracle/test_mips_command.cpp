@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -129,6 +130,27 @@ TEST_CASE("waveemu mips checks --profile and --out before reading the image") {
   const Outcome o = RunMips(bad_out);
   CHECK(o.code == 2);
   CHECK(o.err.find("--out " + bad_out.out + ": cannot create the folder") != std::string::npos);
+}
+
+TEST_CASE("waveemu mips refuses a negative --max-ulp or --max-units on its command line") {
+  // CLI11 alone would read "-1" into the uint64_t tolerance as 2^64 - 1: every level would pass.
+  const auto parse = [](std::vector<std::string> flags) -> std::string {
+    CLI::App app;
+    MipsArgs args;
+    AddMipsCommand(app, args);
+    std::vector<std::string> argv = {"mips", "in.png", "--out", "o", "--compare"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    std::reverse(argv.begin(), argv.end());  // CLI11 takes a vector in reverse order
+    try {
+      app.parse(argv);
+    } catch (const CLI::ParseError& e) {
+      return e.what();
+    }
+    return fmt::format("ulp {} units {}", args.max_ulp, args.max_units);
+  };
+  CHECK(parse({"--max-units", "-1"}) == "--max-units: a tolerance cannot be negative, not -1");
+  CHECK(parse({"--max-ulp", "-5"}) == "--max-ulp: a tolerance cannot be negative, not -5");
+  CHECK(parse({"--max-ulp", "3", "--max-units", "2"}) == "ulp 3 units 2");
 }
 
 TEST_CASE("waveemu mips expands gray, gray+alpha and palette PNGs to RGBA8 and writes every level") {

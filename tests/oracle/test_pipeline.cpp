@@ -190,7 +190,7 @@ TEST_CASE("a pipeline without Shaders, or with an unknown key, is refused") {
         "FillSize, FillValue, DataFile, Channels, ArraySize, OutputProps, TextureFormat)");
 }
 
-TEST_CASE("a key given twice, a register shared, or a rule on a buffer no shader writes is refused") {
+TEST_CASE("a key given twice, a shared register, or a rule on a buffer no shader writes: refused") {
   // yaml-cpp keeps both keys of a map and a lookup sees the first: the second must not vanish.
   CHECK(ErrorOf(std::string(kShaders) +
                 "Buffers:\n  - Name: X\n    Format: UInt32\n    Data: [1]\n    Data: [2]\n"
@@ -208,8 +208,10 @@ TEST_CASE("a key given twice, a register shared, or a rule on a buffer no shader
                                "    - Name: Y\n";                                     // line 23
   const std::string vk1 = "      VulkanBinding: { Binding: 1 }\n";
   // u0 twice; t0 beside u0 is another register.
-  CHECK(ErrorOf(two_bufs + "      Kind: RWStructuredBuffer\n      DirectXBinding: { Register: 0 }\n" +
-                vk1) == "bad.test:23: resources 'X' and 'Y' share register u0 space 0");
+  const std::string y_u0 =
+      "      Kind: RWStructuredBuffer\n      DirectXBinding: { Register: 0 }\n";
+  CHECK(ErrorOf(two_bufs + y_u0 + vk1) ==
+        "bad.test:23: resources 'X' and 'Y' share register u0 space 0");
   const std::string y_srv =
       two_bufs + "      Kind: StructuredBuffer\n      DirectXBinding: { Register: 0 }\n" + vk1;
   CHECK(ErrorOf(y_srv) == "no error");
@@ -227,6 +229,17 @@ TEST_CASE("a key given twice, a register shared, or a rule on a buffer no shader
         "it; name the RW buffer the shader writes");
   CHECK(ErrorOf(y_srv + rule("X", "X")) ==
         "bad.test:31: result 'R': Expected and Actual are both 'X'");
+}
+
+TEST_CASE("a dispatch of more than 65535 groups in one dimension is refused, as D3D12 refuses it") {
+  const auto with_size = [](const char* size) {
+    return std::string(kShaders) + "    DispatchSize: " + size +
+           "\nBuffers: []\nDescriptorSets: []\n";
+  };
+  CHECK(ErrorOf(with_size("[65535, 65535, 1]")) == "no error");
+  CHECK(ErrorOf(with_size("[1, 65536, 1]")) ==
+        "bad.test:7: 'DispatchSize': 65536 groups in one dimension; D3D12 allows at most 65535 "
+        "(spread them over x, y and z)");
 }
 
 TEST_CASE("a missing file and a missing HLSL are reported without a line") {

@@ -270,8 +270,17 @@ CLI::App* AddMipsCommand(CLI::App& app, MipsArgs& args) {
                 "run both backends and report each level: bit-exact or the largest difference "
                 "(ULPs or UNORM units) and where; the other backend's PNGs go to --out/NAME/, the "
                 "report to --out/compare.txt; exit 1 beyond --max-ulp/--max-units");
-  cmd->add_option("--max-ulp", args.max_ulp, "--compare: ULPs allowed per float value (0)");
-  cmd->add_option("--max-units", args.max_units, "--compare: UNORM units allowed (rgba8) (0)");
+  // CLI11 would read -1 into the uint64_t as 2^64 - 1, a tolerance that lets everything pass.
+  const CLI::Validator not_negative(
+      [](std::string& v) {
+        return v.find('-') == std::string::npos ? std::string()
+                                                : "a tolerance cannot be negative, not " + v;
+      },
+      "");
+  cmd->add_option("--max-ulp", args.max_ulp, "--compare: ULPs allowed per float value (0)")
+      ->check(not_negative);
+  cmd->add_option("--max-units", args.max_units, "--compare: UNORM units allowed (rgba8) (0)")
+      ->check(not_negative);
   cmd->add_option("--device", args.device, "Vulkan device: a substring of its name");
   return cmd;
 }

@@ -463,6 +463,10 @@ std::array<uint32_t, 3> GroupCount(const Reader& r, const YAML::Node& n, const c
   for (size_t i = 0; i < 3; ++i) {
     v[i] = r.Integer<uint32_t>(n[i], key);
     if (v[i] == 0) r.Fail(n[i], fmt::format("'{}': a group count must be at least 1", key));
+    // D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION; Vulkan guarantees at least as many.
+    if (v[i] > 65535)
+      r.Fail(n[i], fmt::format("'{}': {} groups in one dimension; D3D12 allows at most 65535 "
+                               "(spread them over x, y and z)", key, v[i]));
   }
   return v;
 }
