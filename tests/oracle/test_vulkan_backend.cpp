@@ -487,6 +487,28 @@ TEST_CASE("an HLSL compile error names the HLSL file and line, from CompileHlsl 
   CHECK(entry_msg.find("entry point 'CSMain' not found") != std::string::npos);
 }
 
+TEST_CASE("an HLSL compile error in a split-file test names the test file's line, not the "
+          "source section's") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  // The error is on the test file's line 4: the third line of a source section that starts on
+  // line 2.
+  const std::string text = "#--- source.hlsl\n"
+                           "RWStructuredBuffer<uint> Out : register(u0);\n"
+                           "[numthreads(4, 1, 1)]\n"
+                           "void main(uint t : SV_GroupIndex) { Out[t] = t +; }\n"
+                           "#--- pipeline.yaml\n"
+                           "Shaders:\n  - Stage: Compute\n    Entry: main\n"
+                           "Buffers:\n  - Name: Out\n    Format: UInt32\n    FillSize: 16\n"
+                           "DescriptorSets:\n  - Resources:\n    - Name: Out\n"
+                           "      Kind: RWStructuredBuffer\n"
+                           "      DirectXBinding: { Register: 0, Space: 0 }\n"
+                           "      VulkanBinding: { Binding: 0 }\n";
+  const Pipeline p = ParsePipeline(text, "split.test");
+  REQUIRE(p.hlsl_first_line == 2);
+  const std::string msg = MessageOf<HlslCompileError>([&] { RunOnVulkan(p); });
+  CHECK(msg.rfind("split.test:4: error:", 0) == 0);
+}
+
 TEST_CASE("a shader resource with no binding is reported by its HLSL name, set and binding; a "
           "binding of an undefined buffer or of the wrong Kind is reported by name") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -177,7 +178,7 @@ std::vector<uint32_t> CompileHlsl(const std::string& source, const std::string& 
   const fs::path log = dir.path() / "glslang.log";
   {
     std::ofstream out(input, std::ios::binary);
-    out << source;
+    out << std::string(size_t(std::max(options.first_line - 1, 0)), '\n') << source;
     if (!out) throw std::runtime_error(fmt::format("cannot write {}", input.string()));
   }
 

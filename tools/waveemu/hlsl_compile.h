@@ -42,6 +42,9 @@ struct HlslCompileOptions {
   std::vector<std::string> defines;            // -D is taken (HLSL input): these become -DNAME
   std::vector<std::string> extra_args;         // more glslangValidator options (binding shifts)
   int timeout_seconds = 60;                    // kill glslang after this (never hang)
+  // The line of the HLSL file where `source` starts (a split-file test's source section): the
+  // lines above it are left blank in glslang's input, so its messages give the file's lines.
+  int first_line = 1;
 };
 
 /// Full path of the glslangValidator that CompileHlsl would run, or nothing.

@@ -449,6 +449,7 @@ std::vector<std::string> BindingShiftArgs(const Pipeline& p, std::vector<std::st
 BufferContents RunOnVulkan(const Pipeline& pipeline, const VulkanRunOptions& options) {
   HlslCompileOptions compile;
   compile.entry = pipeline.entry;
+  compile.first_line = pipeline.hlsl_first_line;
   compile.include_dirs = options.include_dirs;
   compile.defines = options.defines;
   std::vector<std::string> shift_notes;
