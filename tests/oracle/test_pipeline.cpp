@@ -242,6 +242,19 @@ TEST_CASE("a dispatch of more than 65535 groups in one dimension is refused, as 
         "(spread them over x, y and z)");
 }
 
+TEST_CASE("a float literal too large for its Format is refused; .inf and denormals are kept") {
+  const auto data = [](const char* format, const char* values) {
+    return ErrorOf(std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: " + format +
+                   "\n    Data: [" + values + "]\nDescriptorSets: []\n");
+  };
+  CHECK(data("Float32", "3.4e38, .inf, -.inf, 1e-45, 1e-50") == "no error");
+  CHECK(data("Float32", "1, 1e39") ==
+        "bad.test:10: '1e39' is not finite in this format (write .inf for infinity) (Float32)");
+  CHECK(data("Float64", "1e39, 1e308") == "no error");
+  CHECK(data("Float64", "-1e400") ==
+        "bad.test:10: '-1e400' is not finite in this format (write .inf for infinity) (Float64)");
+}
+
 TEST_CASE("a missing file and a missing HLSL are reported without a line") {
   try {
     ReadPipeline("/nonexistent/p.yaml");

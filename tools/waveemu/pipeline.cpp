@@ -244,9 +244,12 @@ bool ParseInteger(std::string_view s, T& out) {
   return true;
 }
 
-/// strtod/strtof syntax plus YAML's .nan, .inf, -.inf; false when malformed.
+/// strtod/strtof syntax plus YAML's .nan, .inf, -.inf; false when malformed, and when a finite
+/// number is too large for T (*too_large is then set): 1e39 as a float would silently become
+/// infinity, where .inf says so. Numbers too small for T round to a denormal or to zero, as every
+/// conversion to float does.
 template <class T>
-bool ParseFloat(std::string s, T& out) {
+bool ParseFloat(std::string s, T& out, bool* too_large = nullptr) {
   std::string lower = s;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
     return char(std::tolower(c));
@@ -260,7 +263,12 @@ bool ParseFloat(std::string s, T& out) {
   errno = 0;
   if constexpr (std::is_same_v<T, float>) out = std::strtof(begin, &end);
   else out = std::strtod(begin, &end);
-  return end == begin + s.size();
+  if (end != begin + s.size()) return false;
+  if (errno == ERANGE && std::isinf(out)) {
+    if (too_large) *too_large = true;
+    return false;
+  }
+  return true;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -350,6 +358,7 @@ class Reader {
       const auto bytes = std::bit_cast<std::array<std::byte, sizeof(v)>>(v);
       out.insert(out.end(), bytes.begin(), bytes.end());
     };
+    static constexpr const char* kTooLarge = "finite in this format (write .inf for infinity)";
     auto bad = [&](const char* expect) {
       Fail(n, fmt::format("'{}' is not {} ({})", s, expect, ToString(format)));
     };
@@ -380,13 +389,15 @@ class Reader {
       case DataFormat::kHex64: integer(uint64_t{}, "a 64-bit unsigned integer"); break;
       case DataFormat::kFloat32: {
         float v = 0;
-        if (!ParseFloat(s, v)) bad("a float");
+        bool too_large = false;
+        if (!ParseFloat(s, v, &too_large)) bad(too_large ? kTooLarge : "a float");
         put(v);
         break;
       }
       case DataFormat::kFloat64: {
         double v = 0;
-        if (!ParseFloat(s, v)) bad("a double");
+        bool too_large = false;
+        if (!ParseFloat(s, v, &too_large)) bad(too_large ? kTooLarge : "a double");
         put(v);
         break;
       }
