@@ -273,8 +273,10 @@ CLI::App* AddMipsCommand(CLI::App& app, MipsArgs& args) {
   // CLI11 would read -1 into the uint64_t as 2^64 - 1, a tolerance that lets everything pass.
   const CLI::Validator not_negative(
       [](std::string& v) {
-        return v.find('-') == std::string::npos ? std::string()
-                                                : "a tolerance cannot be negative, not " + v;
+        const size_t first = v.find_first_not_of(" \t");
+        return first == std::string::npos || v[first] != '-'
+                   ? std::string()
+                   : "a tolerance cannot be negative, not " + v;
       },
       "");
   cmd->add_option("--max-ulp", args.max_ulp, "--compare: ULPs allowed per float value (0)")
