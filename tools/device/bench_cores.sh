@@ -9,8 +9,8 @@
 #   $OUT/floor.txt        waveemu-bench --floor on one core
 # It exists because this project's own machine is a 2-vCPU VM whose cores slow each other down
 # (docs/performance.md): the same program on other hardware shows what two cores give there.
-# The binaries run directly, so the host's glibc must be at least the one they were built with
-# (.devrun/glibc/NEEDED; run_on_gpu.sh falls back to the packed glibc, this script does not).
+# As run_on_gpu.sh, it runs them through the packed glibc when the host's is older
+# (packed_glibc.sh; WAVEEMU_PACKED_GLIBC=1/0 forces it on or off).
 # Usage: OUT=/path ./bench_cores.sh   (or ./bench_cores.sh /path)
 set -uo pipefail
 
@@ -18,6 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-${OUT:?set OUT or pass the output folder}}
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bench=$here/bin/waveemu-bench
+source "$here/packed_glibc.sh"
 mkdir -p "$OUT"
 
 # One logical CPU per physical core, cores of the first NUMA node first: "taskset -c" lists.
@@ -30,6 +31,7 @@ cores() { local IFS=,; echo "${firsts[*]:0:$1}"; }
   echo "date: $(date -u +%FT%TZ)"
   echo "kernel: $(uname -sr)"
   [ -f "$here/PACKED" ] && cat "$here/PACKED"
+  echo "host glibc $have (packed binaries need $need; packed glibc used: $WAVEEMU_PACKED_GLIBC)"
   echo
   lscpu
   echo

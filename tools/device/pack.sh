@@ -82,7 +82,7 @@ mkdir -p "$dest/tests/pipelines"
 # 257x129 image.
 python3 "$root/tools/device/make_mips_inputs.py" "$dest/mips_inputs"
 cp "$root/examples/generate_mips/rings_257x129.png" "$dest/mips_inputs/"
-cp "$root/tools/device/run_on_gpu.sh" "$dest/"
+cp "$root/tools/device/run_on_gpu.sh" "$root/tools/device/packed_glibc.sh" "$dest/"
 chmod +x "$dest/run_on_gpu.sh"
 
 # The newest glibc symbol version the binaries need, for run_on_gpu.sh's check.

@@ -31,16 +31,7 @@ start=$(date +%s)
 : > "$log"
 
 # The packed binaries need glibc >= NEEDED; use the packed glibc when the host's is older.
-need=$(cat "$here/glibc/NEEDED" 2>/dev/null || echo 0)
-have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
-have=${have:-0}
-if [ -z "${WAVEEMU_PACKED_GLIBC:-}" ]; then
-  if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; then
-    export WAVEEMU_PACKED_GLIBC=1
-  else
-    export WAVEEMU_PACKED_GLIBC=0
-  fi
-fi
+source "$here/packed_glibc.sh"
 
 run_step() {  # run_step LABEL CMD...: logs the command and its output; returns its exit code
   local label=$1; shift
