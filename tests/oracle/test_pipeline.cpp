@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -248,6 +249,22 @@ TEST_CASE("a float literal too large for its Format is refused; .inf and denorma
                    "\n    Data: [" + values + "]\nDescriptorSets: []\n");
   };
   CHECK(data("Float32", "3.4e38, .inf, -.inf, 1e-45, 1e-50") == "no error");
+  // What was kept, as bits: infinities, the least denormal (2^-149 = 1.4e-45, nearest to
+  // 1e-45) and zero (1e-50 is below half of it).
+  const Pipeline p = ParsePipeline("#--- source.hlsl\nvoid main() {}\n#--- pipeline.yaml\n" +
+                                       std::string(kShaders) +
+                                       "Buffers:\n  - Name: X\n    Format: Float32\n"
+                                       "    Data: [.inf, -.inf, 1e-45, 1e-50]\n"
+                                       "DescriptorSets: []\n",
+                                   "kept.test");
+  REQUIRE(p.buffers.size() == 1);
+  REQUIRE(p.buffers[0].data.size() == 16);
+  uint32_t bits[4];
+  std::memcpy(bits, p.buffers[0].data.data(), sizeof bits);
+  CHECK(bits[0] == 0x7f800000u);
+  CHECK(bits[1] == 0xff800000u);
+  CHECK(bits[2] == 0x00000001u);
+  CHECK(bits[3] == 0x00000000u);
   CHECK(data("Float32", "1, 1e39") ==
         "bad.test:10: '1e39' is not finite in this format (write .inf for infinity) (Float32)");
   CHECK(data("Float64", "1e39, 1e308") == "no error");
