@@ -289,6 +289,34 @@ TEST_CASE("a missing file and a missing HLSL are reported without a line") {
   }
 }
 
+TEST_CASE("a directory where a file belongs is named as one") {
+  const std::string dir = std::string(WAVEEMU_SOURCE_ROOT) + "/examples";
+  try {
+    ReadPipeline(dir);
+    FAIL("no error");
+  } catch (const PipelineError& e) {
+    CHECK(std::string(e.what()) == dir + ": is a directory, not a file");
+  }
+  // Before: an ifstream opened the directory, read nothing, and the run reported "no port".
+  CHECK(ErrorOf("Shaders:\n  - Stage: Compute\n    Entry: main\n    Source: " + dir +
+                "\nBuffers: []\nDescriptorSets: []\n") ==
+        "bad.test:7: the HLSL file '" + dir + "' is a directory, not a file");
+  CHECK(ErrorOf(std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: UInt32\n"
+                "    DataFile: " + dir + "\nDescriptorSets: []\n") ==
+        "bad.test:10: buffer 'X': DataFile '" + dir + "' is a directory, not a file");
+}
+
+TEST_CASE("a second YAML document, or text after '...', is refused rather than skipped") {
+  const std::string one = std::string(kShaders) + "Buffers: []\nDescriptorSets: []\n";
+  CHECK(ErrorOf(one + "---\nBuffers: []\n") ==
+        "bad.test:10: a second YAML document ('---' or text after '...'): a pipeline file holds one");
+  CHECK(ErrorOf(one + "...\nResults: []\n") ==
+        "bad.test:10: a second YAML document ('---' or text after '...'): a pipeline file holds one");
+  // A bare '---' at the end and comments after '...' add nothing, and pass.
+  CHECK(ErrorOf(one + "---\n") == "no error");
+  CHECK(ErrorOf(one + "...\n# a comment\n") == "no error");
+}
+
 TEST_CASE("every pipeline in tests/pipelines reads without error") {
   for (const char* name : {"wave_uint.yaml", "wave_int.yaml", "wave_float.yaml", "wave_double.yaml",
                            "compacted_append.yaml", "ordered_append.yaml", "free_ids_wave.yaml",

@@ -459,6 +459,17 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// Why `p` cannot be read as a file ("does not exist", "is a directory", ...), or "" when it
+/// is a regular file. std::ifstream opens a directory without complaint and reads nothing.
+std::string NotAFile(const fs::path& p) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(p, ec);
+  if (st.type() == fs::file_type::regular) return "";
+  if (st.type() == fs::file_type::not_found || ec) return "does not exist";
+  if (st.type() == fs::file_type::directory) return "is a directory, not a file";
+  return "is not a regular file";
+}
+
 std::optional<std::string> ReadText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;
@@ -615,9 +626,8 @@ void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, Buffe
     size_line = r.Line(file);
     const fs::path p = dir / r.String(file, "DataFile");
     b.data_file = p.string();
-    std::error_code ec;
-    if (!fs::is_regular_file(p, ec))
-      r.Fail(file, fmt::format("buffer '{}': DataFile '{}' does not exist", b.name, p.string()));
+    if (const std::string why = NotAFile(p); !why.empty())
+      r.Fail(file, fmt::format("buffer '{}': DataFile '{}' {}", b.name, p.string(), why));
     const auto text = ReadText(p);
     if (!text) r.Fail(file, fmt::format("buffer '{}': cannot read DataFile '{}'", b.name, p.string()));
     b.data.resize(text->size());
@@ -955,7 +965,14 @@ Pipeline ParsePipeline(std::string_view text, const std::string& path) {
 
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    // Every document is parsed, so text after the first (a second '---', or anything after
+    // '...') is checked rather than silently skipped as YAML::Load would.
+    const std::vector<YAML::Node> docs = YAML::LoadAll(yaml_text);
+    if (!docs.empty()) root = docs[0];
+    for (size_t i = 1; i < docs.size(); ++i)
+      if (!docs[i].IsNull())  // a bare trailing '---' adds an empty document: harmless
+        r.Fail(docs[i], "a second YAML document ('---' or text after '...'): a pipeline file "
+                        "holds one");
   } catch (const YAML::Exception& e) {
     r.Fail(r.Line(e.mark), fmt::format("malformed YAML: {}", e.msg));
   }
@@ -1000,6 +1017,8 @@ Pipeline ParsePipeline(std::string_view text, const std::string& path) {
     if (dispatch_size) p.dispatch = *dispatch_size;
     if (const YAML::Node src = sh["Source"]; src.IsDefined()) {
       const fs::path hp = dir / r.String(src, "Source");
+      if (const std::string why = NotAFile(hp); !why.empty())
+        r.Fail(src, fmt::format("the HLSL file '{}' {}", hp.string(), why));
       const auto t = ReadText(hp);
       if (!t) r.Fail(src, fmt::format("cannot read the HLSL file '{}'", hp.string()));
       p.hlsl_source = *t;
@@ -1062,8 +1081,8 @@ Pipeline ParsePipeline(std::string_view text, const std::string& path) {
 }
 
 Pipeline ReadPipeline(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw PipelineError(path, 0, "no such file");
+  if (const std::string why = NotAFile(path); !why.empty())
+    throw PipelineError(path, 0, why == "does not exist" ? "no such file" : why);
   const auto text = ReadText(path);
   if (!text) throw PipelineError(path, 0, "cannot read the file");
   return ParsePipeline(*text, path);
