@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -82,6 +84,45 @@ TEST_CASE("waveemu exits 2 naming the file and entry when no port exists") {
   CAPTURE(r.output);
   CHECK(r.output.find("no emulator port for noport.test entry 'main'") != std::string::npos);
   CHECK(r.output.find("tests/pipelines/ports/") != std::string::npos);
+}
+
+/// compacted_append.yaml with its Source made absolute and `extra` added to its Buffers, as a
+/// file in the scratch folder.
+std::string CompactedAppendWith(const std::string& name, const std::string& extra) {
+  std::ifstream in(Pipelines() + "compacted_append.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string rel = "Source: ../../examples/", abs = "Source: " WAVEEMU_SOURCE_ROOT "/examples/";
+  REQUIRE(text.find(rel) != std::string::npos);
+  text.replace(text.find(rel), rel.size(), abs);
+  REQUIRE(text.find("Buffers:\n") != std::string::npos);
+  text.insert(text.find("Buffers:\n") + 9, extra);
+  return TempFile(name, text);
+}
+
+std::string FileText(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_CASE("--out gives buffers whose names make one file name files of their own") {
+  // 'a b' and 'a_b' both become a_b; a buffer really named a_b-2 keeps its name.
+  const std::string path = CompactedAppendWith(
+      "collide.yaml",
+      "  - Name: 'a b'\n    Format: UInt32\n    Data: [ 1 ]\n"
+      "  - Name: a_b\n    Format: UInt32\n    Data: [ 2 ]\n"
+      "  - Name: a_b-2\n    Format: UInt32\n    Data: [ 3 ]\n");
+  const auto out = waveemu::test::ScratchDir() / "collide";
+  const Result r = Run(fmt::format("run '{}' --out '{}'", path, out.string()));
+  CAPTURE(r.output);
+  REQUIRE(r.code == 0);
+  const auto word = [](uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+  CHECK(FileText(out / "a_b.bin") == word(1));
+  CHECK(FileText(out / "a_b-3.bin") == word(2));
+  CHECK(FileText(out / "a_b-2.bin") == word(3));
+  const std::string summary = FileText(out / "summary.json");
+  CHECK(summary.find(R"("name": "a b", "file": "a_b.bin")") != std::string::npos);
+  CHECK(summary.find(R"("name": "a_b", "file": "a_b-3.bin")") != std::string::npos);
+  CHECK(summary.find(R"("name": "a_b-2", "file": "a_b-2.bin")") != std::string::npos);
 }
 
 TEST_CASE("waveemu exits 2 for a missing file, an unknown profile and bad arguments") {

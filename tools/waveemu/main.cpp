@@ -21,7 +21,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
+#include <set>
 
 namespace fs = std::filesystem;
 using namespace waveemu;
@@ -55,6 +57,25 @@ std::string FileNameFor(const std::string& name) {
   return s.empty() ? "_" : s;
 }
 
+/// The files of the buffers under --out, in p.buffers order: each name made safe by
+/// FileNameFor, with -2, -3, ... added where two names would give one file ('a b' and 'a_b'), so
+/// no buffer's file overwrites another's. summary.json maps each buffer to its file.
+std::vector<std::string> BufferFileNames(const Pipeline& p) {
+  std::map<std::string, int> uses;
+  for (const auto& b : p.buffers) ++uses[FileNameFor(b.name)];
+  std::set<std::string> taken;
+  std::vector<std::string> files;
+  for (const auto& b : p.buffers) {
+    const std::string base = FileNameFor(b.name);
+    std::string file = base;
+    for (int k = 2; taken.count(file) || (file != base && uses.count(file)); ++k)
+      file = fmt::format("{}-{}", base, k);
+    taken.insert(file);
+    files.push_back(file + ".bin");
+  }
+  return files;
+}
+
 void PrintOutcome(const CompareOutcome& o, const std::string& prefix = "") {
   fmt::print("{}{} {}: {}\n", prefix, o.ok ? "PASS" : "FAIL", o.title, o.summary);
   for (const auto& l : o.lines) fmt::print("{}    {}\n", prefix, l);
@@ -83,10 +104,11 @@ void WriteBuffers(const Pipeline& p, const RunRecord& run, const fs::path& dir,
   json += fmt::format("  \"dispatch\": [{}, {}, {}],\n", p.dispatch[0], p.dispatch[1], p.dispatch[2]);
   for (const auto& f : run.facts) json += "  " + f + ",\n";
   json += "  \"buffers\": [\n";
+  const std::vector<std::string> files = BufferFileNames(p);
   for (size_t i = 0; i < p.buffers.size(); ++i) {
     const BufferDesc& b = p.buffers[i];
     const auto it = run.buffers.find(b.name);
-    const std::string file = FileNameFor(b.name) + ".bin";
+    const std::string& file = files[i];
     if (it != run.buffers.end()) {
       std::ofstream out(dir / file, std::ios::binary);
       out.write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
