@@ -2,6 +2,9 @@
 // failing results, bad input and missing ports.
 #if WAVEEMU_ORACLE_TESTS
 #include "tests/support/scratch_dir.h"
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+#include "tests/oracle/vulkan_test_support.h"
+#endif
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -15,6 +18,8 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -86,16 +91,18 @@ TEST_CASE("waveemu exits 2 naming the file and entry when no port exists") {
   CHECK(r.output.find("tests/pipelines/ports/") != std::string::npos);
 }
 
-/// compacted_append.yaml with its Source made absolute and `extra` added to its Buffers, as a
-/// file in the scratch folder.
-std::string CompactedAppendWith(const std::string& name, const std::string& extra) {
+/// compacted_append.yaml with its Source made absolute and each {from, to} edit made once, as
+/// a file in the scratch folder.
+std::string CompactedAppendWith(const std::string& name,
+                                std::vector<std::pair<std::string, std::string>> edits) {
   std::ifstream in(Pipelines() + "compacted_append.yaml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string rel = "Source: ../../examples/", abs = "Source: " WAVEEMU_SOURCE_ROOT "/examples/";
-  REQUIRE(text.find(rel) != std::string::npos);
-  text.replace(text.find(rel), rel.size(), abs);
-  REQUIRE(text.find("Buffers:\n") != std::string::npos);
-  text.insert(text.find("Buffers:\n") + 9, extra);
+  edits.emplace_back("Source: ../../examples/", "Source: " WAVEEMU_SOURCE_ROOT "/examples/");
+  for (const auto& [from, to] : edits) {
+    CAPTURE(from);
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+  }
   return TempFile(name, text);
 }
 
@@ -107,10 +114,10 @@ std::string FileText(const std::filesystem::path& p) {
 TEST_CASE("--out gives buffers whose names make one file name files of their own") {
   // 'a b' and 'a_b' both become a_b; a buffer really named a_b-2 keeps its name.
   const std::string path = CompactedAppendWith(
-      "collide.yaml",
-      "  - Name: 'a b'\n    Format: UInt32\n    Data: [ 1 ]\n"
-      "  - Name: a_b\n    Format: UInt32\n    Data: [ 2 ]\n"
-      "  - Name: a_b-2\n    Format: UInt32\n    Data: [ 3 ]\n");
+      "collide.yaml", {{"Buffers:\n", "Buffers:\n"
+                                      "  - Name: 'a b'\n    Format: UInt32\n    Data: [ 1 ]\n"
+                                      "  - Name: a_b\n    Format: UInt32\n    Data: [ 2 ]\n"
+                                      "  - Name: a_b-2\n    Format: UInt32\n    Data: [ 3 ]\n"}});
   const auto out = waveemu::test::ScratchDir() / "collide";
   const Result r = Run(fmt::format("run '{}' --out '{}'", path, out.string()));
   CAPTURE(r.output);
@@ -124,6 +131,48 @@ TEST_CASE("--out gives buffers whose names make one file name files of their own
   CHECK(summary.find(R"("name": "a_b", "file": "a_b-3.bin")") != std::string::npos);
   CHECK(summary.find(R"("name": "a_b-2", "file": "a_b-2.bin")") != std::string::npos);
 }
+
+TEST_CASE("a Stride wider than the port's element, and out-of-bounds accesses, are noted") {
+  // Input's 64 words read as 32 records of 8 bytes: the kernel's 64 threads each read
+  // Input[thread], so threads 32-63 read past the end.
+  const std::string path = CompactedAppendWith(
+      "stride8.yaml", {{"  - Name: Input\n    Format: UInt32\n",
+                        "  - Name: Input\n    Format: UInt32\n    Stride: 8\n"}});
+  const auto out = waveemu::test::ScratchDir() / "stride8";
+  const Result r = Run(fmt::format("run '{}' --out '{}'", path, out.string()));
+  CAPTURE(r.output);
+  CHECK(r.code == 1);  // the expected items assume 4-byte records
+  const std::string stride_note =
+      "buffer 'Input' bound at t0 has 8-byte records but the port's element is 4 bytes: each "
+      "element is the first 4 bytes of its record, and the rest is neither read nor written";
+  CHECK(r.output.find("note: " + stride_note + "\n") != std::string::npos);
+  CHECK(r.output.find("note: out-of-bounds accesses: 32 reads, 0 writes, 0 atomics (D3D buffer "
+                      "views: a read gives 0, a write or an atomic does nothing)\n") !=
+        std::string::npos);
+  CHECK(FileText(out / "summary.json").find("\"notes\": [\"" + stride_note + "\"]") !=
+        std::string::npos);
+  // The unchanged pipeline gives neither note.
+  const Result plain = Run(fmt::format("run '{}compacted_append.yaml'", Pipelines()));
+  CHECK(plain.code == 0);
+  CHECK(plain.output.find("note:") == std::string::npos);
+}
+
+#if WAVEEMU_HAVE_VULKAN_BACKEND
+TEST_CASE("a note made before a Vulkan run fails is still printed") {
+  WAVEEMU_VULKAN_OR_SKIP(false);
+  // u0 -> 16 but u1 -> 5: no one shift for class u, so glslang keeps binding = register and the
+  // shader's 'buffer' lands at binding 1, where nothing is bound. The note says why.
+  const std::string path = CompactedAppendWith(
+      "shift.yaml", {{"VulkanBinding: { Binding: 17 }", "VulkanBinding: { Binding: 5 }"}});
+  const Result r = Run(fmt::format("run '{}' --backend vulkan", path));
+  CAPTURE(r.output);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("note: register class 'u': VulkanBinding - DirectXBinding.Register is not "
+                      "one non-negative number across its resources, so glslang keeps binding = "
+                      "register for it\n") != std::string::npos);
+  CHECK(r.output.find("has no binding in the pipeline") != std::string::npos);
+}
+#endif
 
 TEST_CASE("waveemu exits 2 for a missing file, an unknown profile and bad arguments") {
   CHECK(Run("run /nonexistent.yaml").code == 2);

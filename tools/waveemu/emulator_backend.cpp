@@ -155,6 +155,7 @@ EmulatorRun RunOnEmulator(const Pipeline& p, const EmulatorRunOptions& options) 
     PortContext ctx(p, run.buffers);
     run.dispatch = port->run(ctx, groups, d);
     ctx.Finish();
+    run.notes = ctx.notes();
   }
   const uint64_t tpg = uint64_t(port->numthreads.x) * port->numthreads.y * port->numthreads.z;
   run.layout.threads_per_group = tpg;

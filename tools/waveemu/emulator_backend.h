@@ -106,6 +106,9 @@ class PortContext {
     return v;
   }
 
+  /// What binding noticed and let pass, for the user (printed as "note: ..." by waveemu).
+  const std::vector<std::string>& notes() const { return notes_; }
+
   /// Copies writable staged buffers and textures back into the pipeline's buffer contents.
   void Finish() {
     for (auto& s : staged_) s->WriteBack(buffers_);
@@ -180,7 +183,16 @@ class PortContext {
     const bool raw = b.kind == ResourceKind::kByteAddressBuffer ||
                      b.kind == ResourceKind::kRWByteAddressBuffer;
     const size_t record = raw ? sizeof(T) : desc.RecordSize();
-    if (fields.empty()) fields.push_back({0, 0, sizeof(T)});
+    if (fields.empty()) {
+      fields.push_back({0, 0, sizeof(T)});
+      // Legal (D3D addresses a structured view by its own stride, a typed view reads its first
+      // component), but a Stride the shader does not share is usually a mistake: say so.
+      if (record > sizeof(T))
+        notes_.push_back(fmt::format(
+            "buffer '{}' bound at {} has {}-byte records but the port's element is {} bytes: "
+            "each element is the first {} bytes of its record, and the rest is neither read "
+            "nor written", desc.name, slot, record, sizeof(T), sizeof(T)));
+    }
     for (const auto& f : fields)
       if (f.device_offset + f.size > record || f.host_offset + f.size > sizeof(T))
         throw PortError(fmt::format(
@@ -207,6 +219,7 @@ class PortContext {
   BufferContents& buffers_;
   std::vector<std::unique_ptr<StagedBase>> staged_;
   std::map<std::string, StagedTexture> textures_;
+  std::vector<std::string> notes_;
 };
 
 /// One registered port.
@@ -255,6 +268,7 @@ struct EmulatorRun {
   DispatchResult dispatch;
   ThreadLayout layout;
   const Port* port = nullptr;
+  std::vector<std::string> notes;  // from binding (PortContext::notes)
 };
 
 /// Runs the pipeline's port. Throws PortError (no port, bad binding) or UsageError (wave size).

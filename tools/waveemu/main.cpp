@@ -146,6 +146,16 @@ DeviceProfile Profile(const std::string& name) {
   }
 }
 
+/// Prints each note on stderr and returns them as the summary's "notes" member.
+std::string NotesFact(const std::vector<std::string>& notes) {
+  std::string list;
+  for (const auto& n : notes) {
+    fmt::print(stderr, "note: {}\n", n);
+    list += (list.empty() ? "" : ", ") + JsonString(n);
+  }
+  return fmt::format("\"notes\": [{}]", list);
+}
+
 RunRecord RunEmulator(const Pipeline& p, const DeviceProfile& profile, int wave_size,
                       bool deterministic) {
   EmulatorRunOptions o;
@@ -178,10 +188,16 @@ RunRecord RunEmulator(const Pipeline& p, const DeviceProfile& profile, int wave_
   rec.facts.push_back(fmt::format("\"out_of_bounds\": {{\"reads\": {}, \"writes\": {}, \"atomics\": {}}}",
                                   r.dispatch.out_of_bounds_reads, r.dispatch.out_of_bounds_writes,
                                   r.dispatch.out_of_bounds_atomics));
+  rec.facts.push_back(NotesFact(r.notes));
   if (r.dispatch.diagnostic_count)
     fmt::print(stderr, "note: the emulator reached {} undefined point(s); first: {}: {}\n",
                r.dispatch.diagnostic_count, r.dispatch.diagnostics.at(0).rule,
                r.dispatch.diagnostics.at(0).details);
+  const auto& d = r.dispatch;
+  if (d.out_of_bounds_reads || d.out_of_bounds_writes || d.out_of_bounds_atomics)
+    fmt::print(stderr, "note: out-of-bounds accesses: {} reads, {} writes, {} atomics (D3D "
+               "buffer views: a read gives 0, a write or an atomic does nothing)\n",
+               d.out_of_bounds_reads, d.out_of_bounds_writes, d.out_of_bounds_atomics);
   return rec;
 }
 
@@ -200,16 +216,21 @@ VulkanRecord RunVulkan(const Pipeline& p, const std::string& device) {
   std::error_code ec;
   const fs::path hlsl_dir = fs::absolute(fs::path(p.hlsl_path), ec).parent_path();
   if (!ec && !hlsl_dir.empty()) o.include_dirs.push_back(hlsl_dir.string());
+  // Notes made before a failure (a binding shift that could not be inferred) can explain it.
+  const auto fail = [&](std::string message) {
+    NotesFact(v.report.notes);
+    return Fatal{std::move(message)};
+  };
   try {
     v.run.buffers = RunOnVulkan(p, o);
   } catch (const HlslToolMissing& e) {
-    throw Fatal{e.what()};
+    throw fail(e.what());
   } catch (const HlslCompileError& e) {
-    throw Fatal{e.what()};
+    throw fail(e.what());
   } catch (const SpirvError& e) {
-    throw Fatal{fmt::format("{}: SPIR-V: {}", p.path, e.what())};
+    throw fail(fmt::format("{}: SPIR-V: {}", p.path, e.what()));
   } catch (const VulkanBackendError& e) {
-    throw Fatal{fmt::format("{}: vulkan: {}", p.path, e.what())};
+    throw fail(fmt::format("{}: vulkan: {}", p.path, e.what()));
   }
   const auto& r = v.report;
   v.run.backend = "vulkan";
@@ -229,10 +250,7 @@ VulkanRecord RunVulkan(const Pipeline& p, const std::string& device) {
   v.run.facts.push_back(fmt::format("\"local_size\": [{}, {}, {}]", r.local_size[0],
                                     r.local_size[1], r.local_size[2]));
   v.run.facts.push_back(fmt::format("\"dispatch_ms\": {}", r.dispatch_ms));
-  std::string notes;
-  for (const auto& n : r.notes) notes += (notes.empty() ? "" : ", ") + JsonString(n);
-  v.run.facts.push_back(fmt::format("\"notes\": [{}]", notes));
-  for (const auto& n : r.notes) fmt::print(stderr, "note: {}\n", n);
+  v.run.facts.push_back(NotesFact(r.notes));
   return v;
 }
 #endif

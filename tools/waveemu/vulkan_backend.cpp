@@ -455,12 +455,20 @@ BufferContents RunOnVulkan(const Pipeline& pipeline, const VulkanRunOptions& opt
   std::vector<std::string> shift_notes;
   compile.extra_args = BindingShiftArgs(pipeline, shift_notes);
   const std::string path = !pipeline.hlsl_path.empty() ? pipeline.hlsl_path : "shader.hlsl";
-  std::vector<uint32_t> spirv = CompileHlsl(pipeline.hlsl_source, path, compile);
   VulkanRunReport local_report;
   VulkanRunOptions run_options = options;
   if (!run_options.report) run_options.report = &local_report;
-  BufferContents out = RunSpirvOnVulkan(pipeline, std::move(spirv), run_options);
   VulkanRunReport& report = *run_options.report;
+  report = VulkanRunReport{};
+  BufferContents out;
+  try {
+    std::vector<uint32_t> spirv = CompileHlsl(pipeline.hlsl_source, path, compile);
+    out = RunSpirvOnVulkan(pipeline, std::move(spirv), run_options);
+  } catch (...) {
+    // A shift that could not be inferred often explains a binding error: keep the note.
+    report.notes.insert(report.notes.begin(), shift_notes.begin(), shift_notes.end());
+    throw;
+  }
   report.notes.insert(report.notes.begin(), shift_notes.begin(), shift_notes.end());
   for (const std::string& a : compile.extra_args)
     report.binding_shifts += (report.binding_shifts.empty() ? "" : " ") + a;
