@@ -539,6 +539,20 @@ TEST_CASE("a shader resource with no binding is reported by its HLSL name, set a
   CHECK(msg.find("are both bound at descriptor set 0, binding 2") != std::string::npos);
 }
 
+TEST_CASE("numthreads with a dimension of 0, which glslang accepts, is refused before the run") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  Pipeline p;
+  p.path = "zero.yaml";
+  p.hlsl_path = "zero.hlsl";
+  p.entry = "main";
+  p.hlsl_source = "RWStructuredBuffer<uint> Out : register(u0);\n"
+                  "[numthreads(0, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = t; }\n";
+  p.buffers = {Buffer("Out", DataFormat::kUInt32, std::vector<uint32_t>(8))};
+  p.bindings = {Bind("Out", ResourceKind::kRWStructuredBuffer, 0, 0)};
+  CHECK(MessageOf<VulkanBackendError>([&] { RunOnVulkan(p); }) ==
+        "zero.hlsl: numthreads(0, 1, 1) has a dimension of 0; each must be at least 1");
+}
+
 TEST_CASE("a shader needing subgroup operations the device lacks fails naming the operation and "
           "the SPIR-V capability (clustered, from GLSL: lavapipe lacks it)") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();

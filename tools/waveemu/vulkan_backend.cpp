@@ -496,6 +496,12 @@ BufferContents RunSpirvOnVulkan(const Pipeline& p, std::vector<uint32_t> spirv,
     throw VulkanBackendError(Kind::kPipeline, fmt::format(
         "{}: the SPIR-V gives no literal LocalSize for '{}' (numthreads)", Where(p), p.entry));
   const std::array<uint32_t, 3> local = *module.local_size;
+  // glslang accepts numthreads(0, ...) and a driver may then run anything; DXC and Vulkan both
+  // require every dimension to be at least 1.
+  if (local[0] == 0 || local[1] == 0 || local[2] == 0)
+    throw VulkanBackendError(Kind::kPipeline, fmt::format(
+        "{}: numthreads({}, {}, {}) has a dimension of 0; each must be at least 1", Where(p),
+        local[0], local[1], local[2]));
   rep.local_size = local;
   const uint32_t group_threads = local[0] * local[1] * local[2];
 
