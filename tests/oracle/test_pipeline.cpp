@@ -289,6 +289,25 @@ TEST_CASE("a missing file and a missing HLSL are reported without a line") {
   }
 }
 
+TEST_CASE("FillSize repeats FillValue through every element, up to D3D12's 2048 MiB") {
+  // 7 elements (not a power of two) of an 8-byte pattern: each must hold it whole.
+  const Pipeline p = ParsePipeline(
+      std::string("#--- a.hlsl\n\n#--- p.yaml\n") + kShaders +
+          "Buffers:\n  - Name: X\n    Format: UInt64\n    FillSize: 56\n"
+          "    FillValue: 0x0102030405060708\nDescriptorSets: []\n",
+      "f.test");
+  REQUIRE(p.buffers.at(0).data.size() == 56);
+  for (int i = 0; i < 7; ++i) {
+    uint64_t v;
+    std::memcpy(&v, p.buffers[0].data.data() + 8 * i, 8);
+    CHECK(v == 0x0102030405060708ull);
+  }
+  CHECK(ErrorOf(std::string(kShaders) + "Buffers:\n  - Name: X\n    Format: UInt32\n"
+                "    FillSize: 2147483652\nDescriptorSets: []\n") ==
+        "bad.test:10: buffer 'X': FillSize 2147483652 is over D3D12's largest resource, 2048 MiB "
+        "(2147483648 bytes)");
+}
+
 TEST_CASE("a directory where a file belongs is named as one") {
   const std::string dir = std::string(WAVEEMU_SOURCE_ROOT) + "/examples";
   try {

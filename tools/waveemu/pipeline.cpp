@@ -459,6 +459,10 @@ bool EndsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// D3D12's largest resource: max(128, min(VRAM / 4, 2048)) MiB on any device
+/// (D3D12_REQ_RESOURCE_SIZE_IN_MEGABYTES_EXPRESSION_A/B/C_TERM), so never more than 2048 MiB.
+constexpr uint64_t kMaxBufferBytes = uint64_t(2048) << 20;
+
 /// Why `p` cannot be read as a file ("does not exist", "is a directory", ...), or "" when it
 /// is a regular file. std::ifstream opens a directory without complaint and reads nothing.
 std::string NotAFile(const fs::path& p) {
@@ -617,17 +621,28 @@ void ReadBuffer(const Reader& r, const YAML::Node& n, const fs::path& dir, Buffe
     if (bytes % esize != 0)
       r.Fail(fill, fmt::format("buffer '{}': FillSize {} (bytes) is not a multiple of the "
                                "{}-byte {} element", b.name, bytes, esize, fmt_name));
+    if (bytes > kMaxBufferBytes)
+      r.Fail(fill, fmt::format("buffer '{}': FillSize {} is over D3D12's largest resource, "
+                               "2048 MiB ({} bytes)", b.name, bytes, kMaxBufferBytes));
     std::vector<std::byte> one;
     if (fill_value.IsDefined()) r.AppendValue(fill_value, b.format, one);
     else one.assign(esize, std::byte{0});
-    b.data.reserve(bytes);
-    for (uint64_t i = 0; i < bytes / esize; ++i) b.data.insert(b.data.end(), one.begin(), one.end());
+    b.data.resize(bytes);
+    // The pattern doubled by memcpy: a few dozen calls for the largest buffer.
+    if (bytes != 0) std::memcpy(b.data.data(), one.data(), esize);
+    for (size_t done = esize; done < bytes; done *= 2)
+      std::memcpy(b.data.data() + done, b.data.data(), std::min<size_t>(done, bytes - done));
   } else {
     size_line = r.Line(file);
     const fs::path p = dir / r.String(file, "DataFile");
     b.data_file = p.string();
     if (const std::string why = NotAFile(p); !why.empty())
       r.Fail(file, fmt::format("buffer '{}': DataFile '{}' {}", b.name, p.string(), why));
+    std::error_code ec;
+    if (const uintmax_t bytes = fs::file_size(p, ec); !ec && bytes > kMaxBufferBytes)
+      r.Fail(file, fmt::format("buffer '{}': DataFile '{}' holds {} bytes, over D3D12's largest "
+                               "resource, 2048 MiB ({} bytes)", b.name, p.string(), bytes,
+                               kMaxBufferBytes));
     const auto text = ReadText(p);
     if (!text) r.Fail(file, fmt::format("buffer '{}': cannot read DataFile '{}'", b.name, p.string()));
     b.data.resize(text->size());
