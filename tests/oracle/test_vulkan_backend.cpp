@@ -539,6 +539,43 @@ TEST_CASE("a shader resource with no binding is reported by its HLSL name, set a
   CHECK(msg.find("are both bound at descriptor set 0, binding 2") != std::string::npos);
 }
 
+TEST_CASE("a structured buffer whose records differ from the shader's array stride is noted, "
+          "with or without Stride") {
+  WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
+  Pipeline p;
+  p.path = "stride.yaml";
+  p.hlsl_path = "stride.hlsl";
+  p.entry = "main";
+  p.hlsl_source = "StructuredBuffer<uint2> In : register(t0);\n"
+                  "RWStructuredBuffer<uint> Out : register(u1);\n"
+                  "[numthreads(4, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = In[t].y; }\n";
+  p.bindings = {Bind("In", ResourceKind::kStructuredBuffer, 0, 0),
+                Bind("Out", ResourceKind::kRWStructuredBuffer, 0, 1)};
+  const auto notes_with_stride = [&](uint32_t stride) {
+    p.buffers = {Buffer("In", DataFormat::kUInt32, std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                                                                         10, 11, 12, 13, 14, 15},
+                        stride),
+                 Buffer("Out", DataFormat::kUInt32, std::vector<uint32_t>(4))};
+    VulkanRunReport report;
+    VulkanRunOptions options;
+    options.report = &report;
+    const BufferContents out = RunOnVulkan(p, options);
+    // The shader reads with its own stride, 8 bytes, whatever the pipeline says.
+    CheckElements("Out", Read<uint32_t>(out, "Out"), std::vector<uint32_t>{1, 3, 5, 7});
+    std::string stride_notes;
+    for (const auto& n : report.notes)
+      if (n.find("array stride") != std::string::npos) stride_notes += n;
+    return stride_notes;
+  };
+  const std::string std430 = " (glslang lays structured buffers out as std430: 3-component "
+                             "elements take 16 bytes)";
+  CHECK(notes_with_stride(0) == "buffer 'In' has 4-byte records (UInt32, no Stride) but the "
+                                "shader's 'In' has array stride 8" + std430);
+  CHECK(notes_with_stride(16) ==
+        "buffer 'In' has Stride 16 but the shader's 'In' has array stride 8" + std430);
+  CHECK(notes_with_stride(8) == "");
+}
+
 TEST_CASE("numthreads with a dimension of 0, which glslang accepts, is refused before the run") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
   Pipeline p;

@@ -359,14 +359,19 @@ std::vector<Slot> ResolveBindings(const Pipeline& p, const SpirvModuleInfo& m,
     it->shader = &r;
     if (it->binding->kind == ResourceKind::kSampler) continue;
     const BufferDesc& buf = p.buffers[it->buffer];
-    if (r.type == SpirvDescriptorType::kStorageBuffer && buf.stride != 0 && r.array_stride != 0 &&
-        r.array_stride != buf.stride &&
+    // Without Stride a record is one element of Format: a shader with wider elements reads
+    // several records as one, and that deserves the same note.
+    if (r.type == SpirvDescriptorType::kStorageBuffer && r.array_stride != 0 &&
+        r.array_stride != buf.RecordSize() &&
         (it->binding->kind == ResourceKind::kStructuredBuffer ||
          it->binding->kind == ResourceKind::kRWStructuredBuffer))
       notes.push_back(fmt::format(
-          "buffer '{}' has Stride {} but the shader's '{}' has array stride {} (glslang lays "
-          "structured buffers out as std430: 3-component elements take 16 bytes)",
-          buf.name, buf.stride, r.name, r.array_stride));
+          "buffer '{}' has {} but the shader's '{}' has array stride {} (glslang lays "
+          "structured buffers out as std430: 3-component elements take 16 bytes)", buf.name,
+          buf.stride ? fmt::format("Stride {}", buf.stride)
+                     : fmt::format("{}-byte records ({}, no Stride)", buf.RecordSize(),
+                                   ToString(buf.format)),
+          r.name, r.array_stride));
   }
   return slots;
 }
