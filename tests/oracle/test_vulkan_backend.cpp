@@ -96,6 +96,16 @@ Pipeline FromShader(const std::string& file, const std::string& prefix = "") {
   return p;
 }
 
+/// A pipeline named NAME.yaml whose HLSL, entry main, is `hlsl` (as NAME.hlsl).
+Pipeline InlineShader(const std::string& name, const std::string& hlsl) {
+  Pipeline p;
+  p.path = name + ".yaml";
+  p.hlsl_path = name + ".hlsl";
+  p.entry = "main";
+  p.hlsl_source = hlsl;
+  return p;
+}
+
 // Element-by-element comparison; on a mismatch prints every element in order.
 template <class T>
 void CheckElements(const std::string& what, const std::vector<T>& actual,
@@ -542,13 +552,10 @@ TEST_CASE("a shader resource with no binding is reported by its HLSL name, set a
 TEST_CASE("a structured buffer whose records differ from the shader's array stride is noted, "
           "with or without Stride") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
-  Pipeline p;
-  p.path = "stride.yaml";
-  p.hlsl_path = "stride.hlsl";
-  p.entry = "main";
-  p.hlsl_source = "StructuredBuffer<uint2> In : register(t0);\n"
-                  "RWStructuredBuffer<uint> Out : register(u1);\n"
-                  "[numthreads(4, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = In[t].y; }\n";
+  Pipeline p = InlineShader(
+      "stride", "StructuredBuffer<uint2> In : register(t0);\n"
+                "RWStructuredBuffer<uint> Out : register(u1);\n"
+                "[numthreads(4, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = In[t].y; }\n");
   p.bindings = {Bind("In", ResourceKind::kStructuredBuffer, 0, 0),
                 Bind("Out", ResourceKind::kRWStructuredBuffer, 0, 1)};
   const auto notes_with_stride = [&](uint32_t stride) {
@@ -578,12 +585,9 @@ TEST_CASE("a structured buffer whose records differ from the shader's array stri
 
 TEST_CASE("numthreads with a dimension of 0, which glslang accepts, is refused before the run") {
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
-  Pipeline p;
-  p.path = "zero.yaml";
-  p.hlsl_path = "zero.hlsl";
-  p.entry = "main";
-  p.hlsl_source = "RWStructuredBuffer<uint> Out : register(u0);\n"
-                  "[numthreads(0, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = t; }\n";
+  Pipeline p = InlineShader(
+      "zero", "RWStructuredBuffer<uint> Out : register(u0);\n"
+              "[numthreads(0, 1, 1)] void main(uint t : SV_GroupIndex) { Out[t] = t; }\n");
   p.buffers = {Buffer("Out", DataFormat::kUInt32, std::vector<uint32_t>(8))};
   p.bindings = {Bind("Out", ResourceKind::kRWStructuredBuffer, 0, 0)};
   CHECK(MessageOf<VulkanBackendError>([&] { RunOnVulkan(p); }) ==
