@@ -1,6 +1,7 @@
 // test_cli.cpp -- the waveemu command end to end: exit codes and messages for good pipelines,
 // failing results, bad input and missing ports.
 #if WAVEEMU_ORACLE_TESTS
+#include "tests/support/file_text.h"
 #include "tests/support/scratch_dir.h"
 #if WAVEEMU_HAVE_VULKAN_BACKEND
 #include "tests/oracle/vulkan_test_support.h"
@@ -16,7 +17,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,8 +95,7 @@ TEST_CASE("waveemu exits 2 naming the file and entry when no port exists") {
 /// a file in the scratch folder.
 std::string CompactedAppendWith(const std::string& name,
                                 std::vector<std::pair<std::string, std::string>> edits) {
-  std::ifstream in(Pipelines() + "compacted_append.yaml");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = waveemu::test::FileText(Pipelines() + "compacted_append.yaml");
   edits.emplace_back("Source: ../../examples/", "Source: " WAVEEMU_SOURCE_ROOT "/examples/");
   for (const auto& [from, to] : edits) {
     CAPTURE(from);
@@ -106,10 +105,7 @@ std::string CompactedAppendWith(const std::string& name,
   return TempFile(name, text);
 }
 
-std::string FileText(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using waveemu::test::FileText;
 
 TEST_CASE("--out gives buffers whose names make one file name files of their own") {
   // 'a b' and 'a_b' both become a_b; a buffer really named a_b-2 keeps its name.

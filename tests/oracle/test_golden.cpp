@@ -5,6 +5,7 @@
 // to any device's bits. (A row a profile cannot model yet needs its own probe and a note in
 // tests/golden/README.md, not an exception here: every recorded byte must match.)
 #if WAVEEMU_ORACLE_TESTS
+#include "tests/support/file_text.h"
 #include "tools/waveemu/emulator_backend.h"
 #include "tools/waveemu/pipeline.h"
 
@@ -14,8 +15,6 @@
 #include <cstring>
 #include <filesystem>
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -26,15 +25,11 @@ using waveemu::oracle::BufferContents;
 
 fs::path Root() { return fs::path(WAVEEMU_SOURCE_ROOT); }
 
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot read ", path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using waveemu::test::FileText;
 
 /// The wave size the device ran at, from the run's summary.json ("wave_size": N).
 int WaveSizeOf(const fs::path& golden_dir) {
-  const std::string json = ReadText(golden_dir / "summary.json");
+  const std::string json = FileText(golden_dir / "summary.json");
   const auto at = json.find("\"wave_size\":");
   REQUIRE_MESSAGE(at != std::string::npos, (golden_dir / "summary.json").string(), " has no wave_size");
   return std::stoi(json.substr(at + std::strlen("\"wave_size\":")));
@@ -64,7 +59,7 @@ constexpr const char* kProbes[] = {
     "probe_sampler_address", "probe_sampler_encode",     "probe_sampler_precision"};
 
 std::vector<std::byte> ReadBytes(const fs::path& path) {
-  const std::string bytes = ReadText(path);
+  const std::string bytes = FileText(path);
   return {reinterpret_cast<const std::byte*>(bytes.data()),
           reinterpret_cast<const std::byte*>(bytes.data()) + bytes.size()};
 }

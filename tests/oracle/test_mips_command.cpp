@@ -4,6 +4,7 @@
 // where libpng refuses to write them (zero size).
 #if defined(WAVEEMU_ORACLE_TESTS)
 
+#include "tests/support/file_text.h"
 #include "tests/support/scratch_dir.h"
 #include "tools/waveemu/mips_command.h"
 
@@ -18,7 +19,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -27,15 +27,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path& Scratch() { return test::ScratchDir(); }
-
 // Runs CmdMips and returns its exit code and what it printed to stderr.
 struct Outcome {
   int code;
   std::string err;
 };
 Outcome RunMips(MipsArgs args) {
-  const fs::path log = Scratch() / "stderr.txt";
+  const fs::path log = test::ScratchDir() / "stderr.txt";
   std::fflush(stderr);
   const int saved = dup(fileno(stderr));
   REQUIRE(std::freopen(log.c_str(), "w", stderr) != nullptr);
@@ -43,14 +41,13 @@ Outcome RunMips(MipsArgs args) {
   std::fflush(stderr);
   dup2(saved, fileno(stderr));
   close(saved);
-  std::ifstream in(log);
-  return {code, std::string(std::istreambuf_iterator<char>(in), {})};
+  return {code, test::FileText(log)};
 }
 
 MipsArgs Args(const fs::path& input, const std::string& out_name) {
   MipsArgs a;
   a.input = input.string();
-  a.out = (Scratch() / out_name).string();
+  a.out = (test::ScratchDir() / out_name).string();
   return a;
 }
 
@@ -66,7 +63,7 @@ fs::path WritePng(const std::string& name, uint32_t w, uint32_t h, uint32_t form
   std::vector<uint8_t> pixels(PNG_IMAGE_SIZE(image), 0);
   std::vector<uint8_t> colormap(
       (format & PNG_FORMAT_FLAG_COLORMAP) ? PNG_IMAGE_COLORMAP_SIZE(image) : 0, 0);
-  const fs::path path = Scratch() / name;
+  const fs::path path = test::ScratchDir() / name;
   REQUIRE(png_image_write_to_file(&image, path.c_str(), 0, pixels.data(), 0,
                                   colormap.empty() ? nullptr : colormap.data()));
   return path;
@@ -82,7 +79,7 @@ fs::path WriteHeaderOnly(const std::string& name, uint32_t w, uint32_t h) {
   const uint32_t crc = uint32_t(crc32(0, chunk.data(), uInt(chunk.size())));
   bytes.insert(bytes.end(), chunk.begin(), chunk.end());
   for (int s = 24; s >= 0; s -= 8) bytes.push_back(uint8_t(crc >> s));
-  const fs::path path = Scratch() / name;
+  const fs::path path = test::ScratchDir() / name;
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                                std::streamsize(bytes.size()));
   return path;
@@ -103,7 +100,7 @@ TEST_CASE("waveemu mips refuses PNGs it cannot use, with exit 2 and a message na
       {WriteHeaderOnly("too_many.png", 9000, 9000),
        "9000x9000 is too large (at most 16384 per side and 67108864 texels)"},
       {WritePng("sixteen_bit.png", 2, 2, PNG_FORMAT_LINEAR_RGB_ALPHA), "16-bit PNGs are refused"},
-      {Scratch() / "missing.png", "no such file"},
+      {test::ScratchDir() / "missing.png", "no such file"},
   };
   for (const Bad& b : cases) {
     const Outcome o = RunMips(Args(b.input, "out_bad"));
@@ -123,7 +120,7 @@ TEST_CASE("waveemu mips checks --profile and --out before reading the image") {
   CHECK(p.err.find("unknown device profile 'amd'") != std::string::npos);
   CHECK_FALSE(fs::exists(bad_profile.out));
 
-  const fs::path file = Scratch() / "a_file";
+  const fs::path file = test::ScratchDir() / "a_file";
   std::ofstream(file) << "x";
   MipsArgs bad_out = Args(png, "");
   bad_out.out = (file / "sub").string();  // a folder inside a regular file cannot exist
@@ -148,8 +145,8 @@ TEST_CASE("waveemu mips refuses a negative --max-ulp or --max-units on its comma
     }
     return fmt::format("ulp {} units {}", args.max_ulp, args.max_units);
   };
-  CHECK(parse({"--max-units", "-1"}) == "--max-units: a tolerance cannot be negative, not -1");
-  CHECK(parse({"--max-ulp", "-5"}) == "--max-ulp: a tolerance cannot be negative, not -5");
+  CHECK(parse({"--max-units", "-1"}) == "--max-units: a tolerance cannot be negative (got -1)");
+  CHECK(parse({"--max-ulp", "-5"}) == "--max-ulp: a tolerance cannot be negative (got -5)");
   CHECK(parse({"--max-ulp", "3", "--max-units", "2"}) == "ulp 3 units 2");
 }
 

@@ -8,6 +8,7 @@
 #include "tools/waveemu/spirv_rewrite.h"
 #include "tools/waveemu/vulkan_backend.h"
 #include "tests/oracle/vulkan_test_support.h"
+#include "tests/support/file_text.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -23,8 +24,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 extern char** environ;
 
@@ -40,12 +39,7 @@ fs::path ShaderPath(const std::string& name) {
   return fs::path(__FILE__).parent_path() / "shaders" / name;
 }
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using waveemu::test::FileText;
 
 
 // The device RunOnVulkan picks with default options.
@@ -92,7 +86,7 @@ Pipeline FromShader(const std::string& file, const std::string& prefix = "") {
   Pipeline p;
   p.path = "test_vulkan_backend.yaml";
   p.hlsl_path = ShaderPath(file).string();
-  p.hlsl_source = prefix + ReadText(ShaderPath(file));
+  p.hlsl_source = prefix + FileText(ShaderPath(file));
   return p;
 }
 
@@ -479,7 +473,7 @@ TEST_CASE("an HLSL compile error names the HLSL file and line, from CompileHlsl 
   WAVEEMU_REQUIRE_VULKAN_OR_SKIP();
   const std::string path = ShaderPath("compile_error.hlsl").string();
   try {
-    CompileHlsl(ReadText(path), path);
+    CompileHlsl(FileText(path), path);
     FAIL("compile_error.hlsl compiled");
   } catch (const HlslCompileError& e) {
     CHECK(e.file == path);
@@ -624,7 +618,7 @@ TEST_CASE("a shader needing subgroup operations the device lacks fails naming th
   waitpid(pid, &status, 0);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
-  const std::string bytes = ReadText(spv);
+  const std::string bytes = FileText(spv);
   fs::remove_all(dir);
   std::vector<uint32_t> words =
       SpirvWordsFromBytes({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});

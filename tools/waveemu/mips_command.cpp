@@ -276,7 +276,7 @@ CLI::App* AddMipsCommand(CLI::App& app, MipsArgs& args) {
         const size_t first = v.find_first_not_of(" \t");
         return first == std::string::npos || v[first] != '-'
                    ? std::string()
-                   : "a tolerance cannot be negative, not " + v;
+                   : "a tolerance cannot be negative (got " + v + ")";
       },
       "");
   cmd->add_option("--max-ulp", args.max_ulp, "--compare: ULPs allowed per float value (0)")
