@@ -153,6 +153,23 @@ TEST_CASE("a Stride wider than the port's element, and out-of-bounds accesses, a
   CHECK(plain.output.find("note:") == std::string::npos);
 }
 
+TEST_CASE("a note made before an emulator run fails is still printed") {
+  // Input binds first, with its Stride note; bufferSize, a byte-address buffer where the port
+  // declares a structured one, then fails the binding.
+  const std::string path = CompactedAppendWith(
+      "stride_then_kind.yaml",
+      {{"  - Name: Input\n    Format: UInt32\n", "  - Name: Input\n    Format: UInt32\n    Stride: 8\n"},
+       {"    - Name: bufferSize\n      Kind: RWStructuredBuffer\n",
+        "    - Name: bufferSize\n      Kind: RWByteAddressBuffer\n"}});
+  const Result r = Run(fmt::format("run '{}'", path));
+  CAPTURE(r.output);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("note: buffer 'Input' bound at t0 has 8-byte records but the port's "
+                      "element is 4 bytes") != std::string::npos);
+  CHECK(r.output.find("resource 'bufferSize' is a RWByteAddressBuffer, but the shader declares "
+                      "bufferSize as a RWStructuredBuffer") != std::string::npos);
+}
+
 #if WAVEEMU_HAVE_VULKAN_BACKEND
 TEST_CASE("a note made before a Vulkan run fails is still printed") {
   WAVEEMU_VULKAN_OR_SKIP(false);

@@ -153,7 +153,12 @@ EmulatorRun RunOnEmulator(const Pipeline& p, const EmulatorRunOptions& options) 
   const uint3 groups{p.dispatch[0], p.dispatch[1], p.dispatch[2]};
   {
     PortContext ctx(p, run.buffers);
-    run.dispatch = port->run(ctx, groups, d);
+    try {
+      run.dispatch = port->run(ctx, groups, d);
+    } catch (...) {
+      if (options.notes_on_failure) *options.notes_on_failure = ctx.notes();
+      throw;
+    }
     ctx.Finish();
     run.notes = ctx.notes();
   }

@@ -261,6 +261,9 @@ struct EmulatorRunOptions {
   DeviceProfile profile = SpecProfile();
   int wave_size = 0;  // 0: the pipeline's WaveSize hint, else the kernel's/profile's
   bool deterministic = false;
+  /// If set, receives the binding notes even when the run throws: a note (a Stride wider than
+  /// the port's element) can explain the error that follows it.
+  std::vector<std::string>* notes_on_failure = nullptr;
 };
 
 struct EmulatorRun {

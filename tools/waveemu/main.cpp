@@ -162,15 +162,23 @@ RunRecord RunEmulator(const Pipeline& p, const DeviceProfile& profile, int wave_
   o.profile = profile;
   o.wave_size = wave_size;
   o.deterministic = deterministic;
+  // Notes made while binding, before a failure (a Stride wider than the port's element), can
+  // explain it.
+  std::vector<std::string> failure_notes;
+  o.notes_on_failure = &failure_notes;
+  const auto fail = [&](std::string message) {
+    NotesFact(failure_notes);
+    return Fatal{std::move(message)};
+  };
   EmulatorRun r;
   try {
     r = RunOnEmulator(p, o);
   } catch (const PortError& e) {
-    throw Fatal{e.what()};
+    throw fail(e.what());
   } catch (const UsageError& e) {
-    throw Fatal{fmt::format("{}: emulator: {}", p.path, e.what())};
+    throw fail(fmt::format("{}: emulator: {}", p.path, e.what()));
   } catch (const KernelError& e) {
-    throw Fatal{fmt::format("{}: emulator: the port broke a rule: {}", p.path, e.what())};
+    throw fail(fmt::format("{}: emulator: the port broke a rule: {}", p.path, e.what()));
   }
   RunRecord rec;
   rec.backend = "emulator";
