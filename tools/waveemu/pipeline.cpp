@@ -244,31 +244,30 @@ bool ParseInteger(std::string_view s, T& out) {
   return true;
 }
 
-/// strtod/strtof syntax plus YAML's .nan, .inf, -.inf; false when malformed, and when a finite
-/// number is too large for T (*too_large is then set): 1e39 as a float would silently become
-/// infinity, where .inf says so. Numbers too small for T round to a denormal or to zero, as every
-/// conversion to float does.
+enum class ParsedFloat { kOk, kMalformed, kTooLarge };
+
+/// strtod/strtof syntax plus YAML's .nan, .inf, -.inf. A finite number too large for T is
+/// kTooLarge: 1e39 as a float would silently become infinity, where .inf says so. Numbers too
+/// small for T round to a denormal or to zero, as every conversion to float does.
 template <class T>
-bool ParseFloat(std::string s, T& out, bool* too_large = nullptr) {
+ParsedFloat ParseFloat(const std::string& s, T& out) {
   std::string lower = s;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
     return char(std::tolower(c));
   });
-  if (lower == ".nan") { out = std::numeric_limits<T>::quiet_NaN(); return true; }
-  if (lower == ".inf" || lower == "+.inf") { out = std::numeric_limits<T>::infinity(); return true; }
-  if (lower == "-.inf") { out = -std::numeric_limits<T>::infinity(); return true; }
-  if (s.empty()) return false;
+  constexpr T kInf = std::numeric_limits<T>::infinity();
+  if (lower == ".nan") { out = std::numeric_limits<T>::quiet_NaN(); return ParsedFloat::kOk; }
+  if (lower == ".inf" || lower == "+.inf") { out = kInf; return ParsedFloat::kOk; }
+  if (lower == "-.inf") { out = -kInf; return ParsedFloat::kOk; }
+  if (s.empty()) return ParsedFloat::kMalformed;
   const char* begin = s.c_str();
   char* end = nullptr;
   errno = 0;
   if constexpr (std::is_same_v<T, float>) out = std::strtof(begin, &end);
   else out = std::strtod(begin, &end);
-  if (end != begin + s.size()) return false;
-  if (errno == ERANGE && std::isinf(out)) {
-    if (too_large) *too_large = true;
-    return false;
-  }
-  return true;
+  if (end != begin + s.size()) return ParsedFloat::kMalformed;
+  if (errno == ERANGE && std::isinf(out)) return ParsedFloat::kTooLarge;
+  return ParsedFloat::kOk;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -345,7 +344,7 @@ class Reader {
   }
   double Double(const YAML::Node& n, const char* key) const {
     double v = 0;
-    if (!n.IsScalar() || !ParseFloat<double>(n.Scalar(), v))
+    if (!n.IsScalar() || ParseFloat(n.Scalar(), v) != ParsedFloat::kOk)
       Fail(n, fmt::format("'{}' must be a number", key));
     return v;
   }
@@ -365,6 +364,12 @@ class Reader {
     auto integer = [&](auto zero, const char* expect) {
       decltype(zero) v{};
       if (!ParseInteger(s, v)) bad(expect);
+      put(v);
+    };
+    auto floating = [&](auto zero, const char* expect) {
+      decltype(zero) v{};
+      const ParsedFloat parsed = ParseFloat(s, v);
+      if (parsed != ParsedFloat::kOk) bad(parsed == ParsedFloat::kTooLarge ? kTooLarge : expect);
       put(v);
     };
     switch (format) {
@@ -387,20 +392,8 @@ class Reader {
         break;
       case DataFormat::kHex32: integer(uint32_t{}, "a 32-bit unsigned integer"); break;
       case DataFormat::kHex64: integer(uint64_t{}, "a 64-bit unsigned integer"); break;
-      case DataFormat::kFloat32: {
-        float v = 0;
-        bool too_large = false;
-        if (!ParseFloat(s, v, &too_large)) bad(too_large ? kTooLarge : "a float");
-        put(v);
-        break;
-      }
-      case DataFormat::kFloat64: {
-        double v = 0;
-        bool too_large = false;
-        if (!ParseFloat(s, v, &too_large)) bad(too_large ? kTooLarge : "a double");
-        put(v);
-        break;
-      }
+      case DataFormat::kFloat32: floating(float{}, "a float"); break;
+      case DataFormat::kFloat64: floating(double{}, "a double"); break;
     }
   }
 
