@@ -67,9 +67,12 @@ class GroupBase {
   virtual int ActiveCount() const = 0;
   /// How many threads are active and not helpers: those whose atomics take effect.
   virtual int WriteActiveCount() const = 0;
+  /// The lowest active thread (helpers included; with `write`, not), or -1 when there is none.
+  virtual int FirstActive(bool write) const = 0;
   /// Checks that every thread of the group reaches a barrier together.
   virtual void Barrier(const char* name) = 0;
   virtual int wave_size() const = 0;
+  virtual const DeviceProfile& profile() const = 0;
   virtual DispatchShared* shared() const = 0;
   /// Records an undefined point the kernel reached (see DiagnosticLog).
   virtual void Report(std::string rule, std::string details) const = 0;
@@ -103,10 +106,12 @@ class GroupState final : public GroupBase {
  public:
   static constexpr int kMaxDepth = 64;
 
+  /// Keeps a pointer to `profile`, which must outlive the state (a temporary would not).
   GroupState(int wave_size, const DeviceProfile& profile, uint3 group_id, DispatchShared* shared)
       : wave_size_(wave_size), profile_(&profile), shared_(shared) {
     Reset(group_id);
   }
+  GroupState(int, DeviceProfile&&, uint3, DispatchShared*) = delete;
 
   /// Starts the next group: all threads active, no open construct. Dispatch reuses one state
   /// for the groups one worker runs, and calls this also after a group threw, so nothing a
@@ -180,6 +185,9 @@ class GroupState final : public GroupBase {
   bool AnyActive() const override { return active_.Any(); }
   int ActiveCount() const override { return active_.Count(); }
   int WriteActiveCount() const override { return write_active().Count(); }
+  int FirstActive(bool write) const override {
+    return write ? write_active().First() : active_.First();
+  }
   const Mask<N>& active() const { return active_; }
   void set_active(const Mask<N>& m) { active_ = m; }
   const Mask<N>& helper() const { return helper_; }
@@ -252,7 +260,7 @@ class GroupState final : public GroupBase {
   // ------------------------------ waves
   int wave_size() const override { return wave_size_; }
   int wave_count() const { return (N + wave_size_ - 1) / wave_size_; }
-  const DeviceProfile& profile() const { return *profile_; }
+  const DeviceProfile& profile() const override { return *profile_; }
   uint3 group_id() const { return group_id_; }
   DispatchShared* shared() const override { return shared_; }
 

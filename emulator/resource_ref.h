@@ -80,11 +80,12 @@ inline void RecordOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t thr
   }
 }
 
-/// Whether any thread of the running group may write (true outside a dispatch): a uniform-index
-/// write reached with no active non-helper thread (every thread returned) does nothing.
-inline bool AnyThreadActive() {
+/// The thread a uniform-index access is counted for: the lowest active thread (helper lanes
+/// read, only the others write); -1 when no thread runs the access, which then reads or writes
+/// nothing and counts nothing out of bounds. 0 outside a dispatch (every thread active).
+inline int UniformAccessThread(bool write) {
   GroupBase* g = GroupBase::Current();
-  return !g || g->WriteActiveCount() > 0;
+  return g ? g->FirstActive(write) : 0;
 }
 
 template <class T>
@@ -606,16 +607,20 @@ class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
 
   E Load() const {
     E e{};
-    if (binding_.InBounds(index_)) std::memcpy(&e, binding_.Address(index_), sizeof(E));
-    else detail::RecordOutOfBounds(binding_, AccessKind::kRead, 1, 0, index_);
+    if (binding_.InBounds(index_)) {
+      std::memcpy(&e, binding_.Address(index_), sizeof(E));
+    } else if (const int t = detail::UniformAccessThread(false); t >= 0) {
+      detail::RecordOutOfBounds(binding_, AccessKind::kRead, 1, t, index_);
+    }
     return e;
   }
   operator E() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
 
   void Store(const E& e) const {
-    if (!detail::AnyThreadActive()) return;
+    const int t = detail::UniformAccessThread(true);
+    if (t < 0) return;
     if (binding_.InBounds(index_)) std::memcpy(binding_.Address(index_), &e, sizeof(E));
-    else detail::RecordOutOfBounds(binding_, AccessKind::kWrite, 1, 0, index_);
+    else detail::RecordOutOfBounds(binding_, AccessKind::kWrite, 1, t, index_);
   }
   /// Per-thread value: the last active thread in thread order wins.
   template <int N>

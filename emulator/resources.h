@@ -210,9 +210,11 @@ class RawCore {
   void GetDimensions(uint32_t& dim) const { dim = uint32_t(bytes_); }
 
   // ------------------------------ Load, Load2, Load3, Load4, Load<T>
-  template <class I, int N>
-  Uint<N> Load(const Lanes<I, N>& address) const {
-    return LoadAs<uint32_t>(address);
+  /// Load(address): the 32-bit word at a byte address; Load<T>(address) (SM 6.2): sizeof(T)
+  /// bytes as a T. A per-thread address gives a per-thread value.
+  template <class T = uint32_t, class I, int N>
+  PerThreadOf<T, N> Load(const Lanes<I, N>& address) const {
+    return LoadAs<T>(address);
   }
   template <class I, int N>
   Uint2<N> Load2(const Lanes<I, N>& address) const {
@@ -226,20 +228,14 @@ class RawCore {
   Uint4<N> Load4(const Lanes<I, N>& address) const {
     return LoadAs<Words<4>>(address);
   }
-  /// Load<T>(address) (SM 6.2): any element type, per-thread address.
-  template <class T, class I, int N>
-  PerThreadOf<T, N> Load(const Lanes<I, N>& address) const {
-    return LoadAs<T>(address);
-  }
   /// Uniform address: the value itself.
-  uint32_t Load(uint32_t address) const { return LoadUniform<uint32_t>(address); }
-  uint2 Load2(uint32_t address) const { return LoadUniform<uint2>(address); }
-  uint3 Load3(uint32_t address) const { return LoadUniform<uint3>(address); }
-  uint4 Load4(uint32_t address) const { return LoadUniform<uint4>(address); }
-  template <class T>
+  template <class T = uint32_t>
   T Load(uint32_t address) const {
     return LoadUniform<T>(address);
   }
+  uint2 Load2(uint32_t address) const { return LoadUniform<uint2>(address); }
+  uint3 Load3(uint32_t address) const { return LoadUniform<uint3>(address); }
+  uint4 Load4(uint32_t address) const { return LoadUniform<uint4>(address); }
 
  protected:
   template <int C>
@@ -264,18 +260,23 @@ class RawCore {
 
   /// The address rounded down to `align`; a misaligned address is undefined in D3D (HLSL:
   /// "must be a multiple of 4"), hardware ignores the low bits, and profiles that poison
-  /// undefined points report it.
-  template <int N>
+  /// undefined points report it. `thread` < 0: a uniform address.
   uint32_t Align(uint32_t address, uint32_t align, int thread, bool& reported) const {
     const uint32_t a = address & ~(align - 1);
     if (a != address && !reported) {
       reported = true;
-      if (GroupState<N>* s = GroupState<N>::Current(); s && s->profile().poison_undefined)
-        s->Report(fmt::format("{}: address not a multiple of {} is undefined", kind_, align),
-                  fmt::format("{}, thread {}, address {} (rounded down to {})", s->Where(),
-                              thread, address, a));
+      if (GroupBase* g = GroupBase::Current(); g && g->profile().poison_undefined)
+        g->Report(fmt::format("{}: address not a multiple of {} is undefined", kind_, align),
+                  fmt::format("{}, {}, address {} (rounded down to {})", g->Where(),
+                              thread < 0 ? std::string("uniform address")
+                                         : fmt::format("thread {}", thread),
+                              address, a));
     }
     return a;
+  }
+  uint32_t Align(uint32_t address, uint32_t align) const {
+    bool reported = false;
+    return Align(address, align, -1, reported);
   }
 
   /// Copies sizeof(E) bytes at `address` into e; bytes past the end read 0 (the buffer size is a
@@ -313,7 +314,7 @@ class RawCore {
     int first = -1;
     bool reported = false;
     CurrentMask<N>().ForEach([&](int t) {
-      const uint32_t a = Align<N>(addr.lane(t), kAlign, t, reported);
+      const uint32_t a = Align(addr.lane(t), kAlign, t, reported);
       bool ok;
       if constexpr (kWords) {
         std::array<uint32_t, kWords> w{};
@@ -334,8 +335,9 @@ class RawCore {
   template <class E>
   E LoadUniform(uint32_t address) const {
     E e;
-    const uint32_t a = address & ~(RawAlignment<E>() - 1);
-    if (!ReadBytes(a, e)) RecordOutOfBounds(Binding(1), AccessKind::kRead, 1, 0, address);
+    if (!ReadBytes(Align(address, RawAlignment<E>()), e))
+      if (const int t = UniformAccessThread(false); t >= 0)
+        RecordOutOfBounds(Binding(1), AccessKind::kRead, 1, t, address);
     return e;
   }
 
@@ -372,37 +374,24 @@ class RWByteAddressBuffer : public detail::RawCore {
       : RawCore("RWByteAddressBuffer", bytes.data(), bytes.size()) {}
 
   // ------------------------------ Store, Store2, Store3, Store4, Store<T>
-  template <class I, int N, class V>
-  void Store(const Lanes<I, N>& address, const V& value) const {
-    StoreAs<uint32_t>(address, detail::AsPerThread<Uint<N>>(value));
+  /// Store(address, value): value as a 32-bit uint (HLSL's Store(uint, uint)); Store<T>(address,
+  /// value) (SM 6.2): value as a T, sizeof(T) bytes. Address and value may each be per-thread or
+  /// uniform; with a uniform address and a per-thread value the last active thread's value stays.
+  template <class T = uint32_t, class A, class V>
+  void Store(const A& address, const V& value) const {
+    StoreAny<T>(address, value);
   }
-  template <class I, int N>
-  void Store2(const Lanes<I, N>& address, const Uint2<N>& value) const {
-    StoreWords<2>(address, value);
+  template <class A, class V>
+  void Store2(const A& address, const V& value) const {
+    StoreAny<uint2>(address, value);
   }
-  template <class I, int N>
-  void Store3(const Lanes<I, N>& address, const Uint3<N>& value) const {
-    StoreWords<3>(address, value);
+  template <class A, class V>
+  void Store3(const A& address, const V& value) const {
+    StoreAny<uint3>(address, value);
   }
-  template <class I, int N>
-  void Store4(const Lanes<I, N>& address, const Uint4<N>& value) const {
-    StoreWords<4>(address, value);
-  }
-  /// Store<T>(address, value) (SM 6.2).
-  template <class T, class I, int N, class V>
-  void Store(const Lanes<I, N>& address, const V& value) const {
-    StoreAs<T>(address, detail::AsPerThread<PerThreadOf<T, N>>(value));
-  }
-  /// Uniform address with a per-thread value: the last active thread's value stays.
-  template <class U, int N>
-  void Store(uint32_t address, const Lanes<U, N>& value) const {
-    Store(Uint<N>(address), value);
-  }
-  /// Uniform address and value.
-  void Store(uint32_t address, uint32_t value) const {
-    if (!detail::AnyThreadActive()) return;
-    if (!WriteBytes(address & ~3u, value))
-      detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, 1, 0, address);
+  template <class A, class V>
+  void Store4(const A& address, const V& value) const {
+    StoreAny<uint4>(address, value);
   }
 
   // ------------------------------ Interlocked* methods
@@ -467,11 +456,12 @@ class RWByteAddressBuffer : public detail::RawCore {
   template <class T, class I, int N>
   ElementRef<T, N> WordAt(const Lanes<I, N>& address) const {
     constexpr uint32_t kSize = sizeof(T);
+    CheckAtomicAlignment(kSize);
     const Uint<N> addr = detail::ToIndex(address);
     Uint<N> index{NoInit{}};
     bool reported = false;
     for (int t = 0; t < N; ++t) {
-      const uint32_t a = CurrentMask<N>().Test(t) ? Align<N>(addr.lane(t), kSize, t, reported)
+      const uint32_t a = CurrentMask<N>().Test(t) ? Align(addr.lane(t), kSize, t, reported)
                                                   : addr.lane(t);
       index.set_lane(t, a / kSize);
     }
@@ -479,10 +469,22 @@ class RWByteAddressBuffer : public detail::RawCore {
   }
   template <class T>
   UniformRef<T> WordAt(uint32_t address) const {
-    return UniformRef<T>(Binding(sizeof(T)), address / uint32_t(sizeof(T)));
+    constexpr uint32_t kSize = sizeof(T);
+    CheckAtomicAlignment(kSize);
+    return UniformRef<T>(Binding(kSize), Align(address, kSize) / kSize);
   }
 
  private:
+  /// A 64-bit atomic is a std::atomic_ref<uint64_t>, which needs 8-byte aligned memory; a GPU
+  /// buffer always is, a span of uint32_t need not be.
+  void CheckAtomicAlignment(uint32_t size) const {
+    if (base_ && reinterpret_cast<uintptr_t>(base_) % size != 0)
+      throw UsageError(fmt::format("RWByteAddressBuffer: a {}-bit atomic needs the buffer's memory "
+                                   "{}-byte aligned (GPU buffers are); this binding starts at an "
+                                   "address that is not",
+                                   8 * size, size));
+  }
+
   /// The destination word of a raw atomic: signed when the value's type is signed.
   template <int Bits, class V>
   static constexpr auto WordTypeTag() {
@@ -498,30 +500,39 @@ class RWByteAddressBuffer : public detail::RawCore {
     else return WordAt<T>(uint32_t(address));
   }
 
-  template <class E, class I, int N>
-  void StoreAs(const Lanes<I, N>& address, const PerThreadOf<E, N>& value) const {
-    const Uint<N> addr = detail::ToIndex(address);
-    uint64_t oob = 0;
-    int first = -1;
-    bool reported = false;
-    CurrentWriteMask<N>().ForEach([&](int t) {
-      const uint32_t a = Align<N>(addr.lane(t), detail::RawAlignment<E>(), t, reported);
-      if (!WriteBytes(a, GetLane<E, N>(value, t)) && oob++ == 0) first = t;
-    });
-    if (oob)
-      detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, oob, first, addr.lane(first));
+  template <class E, class A, class V>
+  void StoreAny(const A& address, const V& value) const {
+    static_assert(std::is_integral_v<A> || detail::IsLanes<A>::value,
+                  "RWByteAddressBuffer::Store: the address is a uint, per-thread (Uint<N>) or "
+                  "uniform");
+    constexpr int N = detail::PickThreads<0, A, V>();
+    if constexpr (N == 0) {
+      const int t = detail::UniformAccessThread(true);
+      if (t < 0) return;
+      const E e = [&] {
+        if constexpr (detail::HasLoad<V>) return E(value.Load());
+        else return E(value);
+      }();
+      if (!WriteBytes(Align(uint32_t(address), detail::RawAlignment<E>()), e))
+        detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, 1, t, uint32_t(address));
+    } else {
+      static_assert(detail::SameThreads<N, A, V>(),
+                    "RWByteAddressBuffer::Store: the address and the value have different thread "
+                    "counts");
+      const auto per_thread_value = detail::AsPerThread<PerThreadOf<E, N>>(value);
+      if constexpr (detail::IsLanes<A>::value) StoreAs<E>(detail::ToIndex(address), per_thread_value);
+      else StoreAs<E>(Uint<N>(uint32_t(address)), per_thread_value);
+    }
   }
-  template <int C, class I, int N>
-  void StoreWords(const Lanes<I, N>& address, const Vector<uint32_t, C, N>& value) const {
-    const Uint<N> addr = detail::ToIndex(address);
+
+  template <class E, int N>
+  void StoreAs(const Uint<N>& addr, const PerThreadOf<E, N>& value) const {
     uint64_t oob = 0;
     int first = -1;
     bool reported = false;
     CurrentWriteMask<N>().ForEach([&](int t) {
-      const uint32_t a = Align<N>(addr.lane(t), 4, t, reported);
-      uint32_t w[C];
-      for (int c = 0; c < C; ++c) w[c] = value[c].lane(t);
-      if (!WriteBytes(a, w) && oob++ == 0) first = t;
+      const uint32_t a = Align(addr.lane(t), detail::RawAlignment<E>(), t, reported);
+      if (!WriteBytes(a, GetLane<E, N>(value, t)) && oob++ == 0) first = t;
     });
     if (oob)
       detail::RecordOutOfBounds(Binding(1), AccessKind::kWrite, oob, first, addr.lane(first));

@@ -62,7 +62,8 @@ struct UniformBarrier {
 
 TEST_CASE("Reset after a group threw inside nested constructs gives a fresh group") {
   constexpr int N = 16;
-  GroupState<N> state(8, SpecProfile(), uint3{}, nullptr);
+  const DeviceProfile spec = SpecProfile();
+  GroupState<N> state(8, spec, uint3{}, nullptr);
   ScopedGroup<N> scope(state);
   const Uint<N> x = ThreadIndex<N>();
   bool threw = false;

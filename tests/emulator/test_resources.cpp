@@ -448,6 +448,84 @@ TEST_CASE("RWByteAddressBuffer Store, Store2-4 and Store<T> under a mask; out-of
   CHECK(dim == 48);
 }
 
+TEST_CASE("RWByteAddressBuffer Store<T> stores sizeof(T) bytes of a T at a uniform address too") {
+  // Hand-worked bytes: a uint64_t is two little-endian words, a float its bits, a uint16_t one
+  // half of a word (the other half keeps its 0xAAAA).
+  constexpr int N = 4;
+  std::vector<uint32_t> words(8, 0xAAAAAAAAu);
+  const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
+  DispatchShared shared;
+  RunGroup<N>(4, [&] {
+    buf.Store<uint64_t>(0u, Lanes<uint64_t, N>(0x1111222233334444ull));  // per-thread value
+    buf.Store<float>(8u, Float<N>(1.5f));
+    buf.Store<uint16_t>(14u, Uint16<N>(uint16_t(0x1234)));
+    buf.Store<uint64_t>(16u, uint64_t{0x5555666677778888ull});  // uniform value
+    buf.Store<float>(24u, -2.0f);
+    buf.Store<uint16_t>(28u, uint16_t(0xBEEF));
+  }, SpecProfile(), &shared);
+  const std::vector<uint32_t> want = {0x33334444u, 0x11112222u, 0x3FC00000u, 0x1234AAAAu,
+                                      0x77778888u, 0x55556666u, 0xC0000000u, 0xAAAABEEFu};
+  CHECK(words == want);
+  CHECK(shared.diagnostics.count() == 0);
+}
+
+TEST_CASE("Load<T> and Store<T> whose T is the address's own lane type are not ambiguous") {
+  // Load<uint32_t>(Uint<N>), Load<int32_t>(Int<N>) and Store<uint32_t>(Uint<N>, ...) once had two
+  // equally good overloads; Store2-4 also take a uniform address.
+  constexpr int N = 4;
+  std::vector<uint32_t> words = {7, 0xFFFFFFFEu, 0, 0, 0, 0, 0, 0, 0, 0};
+  const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
+  RunGroup<N>(4, [&] {
+    const Uint<N> u = buf.Load<uint32_t>(Uint<N>(0u));
+    const Int<N> i = buf.Load<int32_t>(Int<N>(4));
+    const Uint16<N> h = buf.Load<uint16_t>(Uint16<N>(uint16_t(4)));
+    CHECK(u.lane(3) == 7u);
+    CHECK(i.lane(3) == -2);
+    CHECK(h.lane(3) == 0xFFFEu);
+    buf.Store<uint32_t>(Uint<N>(8u), u + 1u);
+    buf.Store2(12u, Uint2<N>(Uint<N>(1u), Uint<N>(2u)));
+    buf.Store3(20u, uint3{3, 4, 5});
+    buf.Store4(24u, Uint4<N>(6u, 7u, 8u, 9u));  // words 6..9
+  });
+  const std::vector<uint32_t> want = {7, 0xFFFFFFFEu, 8, 1, 2, 3, 6, 7, 8, 9};
+  CHECK(words == want);
+}
+
+TEST_CASE("a misaligned uniform raw address is rounded down and reported like a per-thread one") {
+  std::vector<uint32_t> words = {11, 22, 33, 44};
+  const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
+  for (const auto& profile : {SpecProfile(), LavapipeProfile()}) {
+    words = {11, 22, 33, 44};
+    DispatchShared shared;
+    RunGroup<4>(4, [&] {
+      CHECK(buf.Load(5u) == 22u);
+      buf.Store(10u, 99u);  // word 2
+      buf.InterlockedAdd(13u, Uint<4>(1u));  // word 3, once per thread
+    }, profile, &shared);
+    CHECK(words[2] == 99u);
+    CHECK(words[3] == 48u);
+    CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 3u : 0u));
+    for (const auto& d : shared.diagnostics.kept()) {
+      CHECK(d.rule.find("multiple of 4") != std::string::npos);
+      CHECK(d.details.find("uniform address") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a 64-bit raw atomic on memory that is not 8-byte aligned is refused, not undefined") {
+  alignas(8) std::array<uint32_t, 5> words{};
+  const RWByteAddressBuffer misaligned{std::span<uint32_t>(words.data() + 1, 4)};
+  RunGroup<4>(4, [&] {
+    CHECK_THROWS_WITH_AS(
+        misaligned.InterlockedAdd64(0u, Uint64<4>(1u)),
+        "RWByteAddressBuffer: a 64-bit atomic needs the buffer's memory 8-byte aligned (GPU "
+        "buffers are); this binding starts at an address that is not",
+        UsageError);
+    misaligned.InterlockedAdd(0u, Uint<4>(1u));  // 32-bit atomics need only 4 bytes
+  });
+  CHECK(words[1] == 4u);
+}
+
 TEST_CASE("raw buffers bind bytes too, and refuse sizes that are not whole words") {
   alignas(4) std::array<std::byte, 8> bytes{};
   const RWByteAddressBuffer buf{std::span<std::byte>(bytes)};
@@ -477,4 +555,39 @@ TEST_CASE("Dispatch reports how many out-of-bounds reads and writes its groups m
   CHECK(r.out_of_bounds_reads == 24);
   CHECK(r.out_of_bounds_writes == 14);
   for (int i = 0; i < 50; ++i) CHECK(out[i] == (i < 40 ? 2u : 1u));
+}
+
+/// Uniform-index out-of-bounds accesses under a mask: thread `reader` alone reads Table[10u],
+/// Scratch[10u] and raw word 10 (all past the end); with reader = -1 every thread has returned.
+struct UniformOutOfBoundsKernel {
+  static constexpr int N = 8;
+  static constexpr uint3 numthreads{8, 1, 1};
+  Buffer<uint32_t> Table;     // 4 elements
+  ByteAddressBuffer Raw;      // 4 words
+  RWBuffer<uint32_t> Out;     // 4 elements
+  int reader = -1;
+  void main(SV_GroupIndex<N> gi) const {
+    GroupShared<uint32_t, 4> Scratch;
+    if_(Int<N>(gi) != reader, [&] { return_(); });
+    Uint<N> sink(0u);
+    sink = sink + Table[10u] + Scratch[10u] + Raw.Load(40u);
+    Out[10u] = 7u;
+  }
+};
+
+TEST_CASE("a uniform-index out-of-bounds access counts for the lowest thread that runs it, and "
+          "not at all when none does") {
+  std::vector<uint32_t> table(4, 1), raw(4, 2), out(4, 0);
+  for (const int reader : {-1, 5}) {
+    INFO("reader " << reader);
+    UniformOutOfBoundsKernel k{Buffer<uint32_t>(std::span<const uint32_t>(table)),
+                               ByteAddressBuffer(std::span<const uint32_t>(raw)),
+                               RWBuffer<uint32_t>(std::span<uint32_t>(out)), reader};
+    const DispatchResult r = Dispatch(k, uint3{1, 1, 1});
+    const bool ran = reader >= 0;
+    CHECK(r.out_of_bounds_reads == (ran ? 2u : 0u));  // Table and Raw: device views
+    CHECK(r.out_of_bounds_writes == (ran ? 1u : 0u));
+    REQUIRE(r.diagnostic_count == (ran ? 1u : 0u));    // the groupshared read
+    if (ran) CHECK(r.diagnostics[0].details.find("first thread 5 ") != std::string::npos);
+  }
 }
