@@ -101,17 +101,34 @@ HWY_INLINE T DeviceFetchAdd(GroupBase* g, T* p, T value) {
 }
 
 /// The original value an out-of-bounds atomic returns: undefined in D3D, so the poisoning
-/// profiles give the poison pattern and report it, the others 0.
-template <class T, int N>
+/// profiles give the poison pattern and report it (once per call: `reported`), the others 0.
+/// `thread` < 0: every active thread (all the atomic's arguments are uniform).
+template <class T>
 T UndefinedOriginal(const char* name, int thread, uint32_t index, bool& reported) {
-  GroupState<N>* s = GroupState<N>::Current();
-  if (!s || !s->profile().poison_undefined) return T(0);
+  GroupBase* g = GroupBase::Current();
+  if (!g || !g->profile().poison_undefined) return T(0);
   if (!reported) {
     reported = true;
-    s->Report(fmt::format("{}: original value of an out-of-bounds atomic is undefined", name),
-              fmt::format("{}, thread {}, index {}", s->Where(), thread, index));
+    g->Report(fmt::format("{}: original value of an out-of-bounds atomic is undefined", name),
+              thread < 0 ? fmt::format("{}, every active thread, index {}", g->Where(), index)
+                         : fmt::format("{}, thread {}, index {}", g->Where(), thread, index));
   }
   return Poison<T>();
+}
+
+/// Helper lanes' atomics do nothing and their original value is undefined (D3D): in the
+/// poisoning profiles they get the poison pattern, reported once per call; otherwise they keep
+/// the 0 the atomic gave them. Out of line: only pixel shaders have helper lanes, and the
+/// common path of an atomic must not pay for them.
+template <class T, int N>
+[[gnu::cold, gnu::noinline]] void PoisonHelperOriginals(const char* name, const GroupState<N>& s,
+                                                        Lanes<T, N>& original) {
+  const Mask<N> helpers = s.helper() & s.active();
+  if (helpers.Empty() || !s.profile().poison_undefined) return;
+  original.AssignMasked(Lanes<T, N>(Poison<T>()), helpers);
+  s.Report(fmt::format("{}: original value of a helper lane's atomic is undefined", name),
+           fmt::format("{}, thread {} ({} helper lane(s))", s.Where(), helpers.First(),
+                       helpers.Count()));
 }
 
 /// Every active thread applies op to its own destination, in ascending thread order.
@@ -132,7 +149,7 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
       original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
     } else {
       if (oob++ == 0) first = t;
-      original.set_lane(t, UndefinedOriginal<T, N>(name, t, dest.index().lane(t), reported));
+      original.set_lane(t, UndefinedOriginal<T>(name, t, dest.index().lane(t), reported));
     }
   });
   if (oob) RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, oob, first, dest.index().lane(first));
@@ -200,7 +217,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
   if (!p) {
     bool reported = false;
     active.ForEach([&](int t) {
-      original.set_lane(t, UndefinedOriginal<T, N>(name, t, dest.index(), reported));
+      original.set_lane(t, UndefinedOriginal<T>(name, t, dest.index(), reported));
     });
     RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, uint64_t(active.Count()),
                       active.First(), dest.index());
@@ -298,7 +315,7 @@ inline int ActiveThreadCount() {
 
 /// An atomic whose destination, value and original_value are all uniform: each active thread
 /// applies the same operation, so only their number matters; original_value gets the last
-/// thread's original. Out of bounds, that original is 0 (this path knows no profile to poison).
+/// thread's original. Out of bounds, that original is undefined (UndefinedOriginal).
 template <class Dest, class V, class C, class O>
 void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& value,
                            const C& compare, O&& original_value) {
@@ -315,8 +332,10 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
   T* p = ref.Target();
   const bool device = ref.binding().space == MemorySpace::kDevice;
   if (!p) {
-    RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count), 0, ref.index());
-    last = T(0);
+    RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count), UniformAccessThread(true),
+                      ref.index());
+    bool reported = false;
+    last = UndefinedOriginal<T>(name, -1, ref.index(), reported);
   } else if (op == AtomicOp::kAdd && device) {
     const U total = U(U(v) * U(count));
     last = T(U(DeviceFetchAdd(GroupBase::Current(), p, T(total))) + U(v) * U(count - 1));
@@ -325,7 +344,6 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
   }
   using D = std::remove_cvref_t<O>;
   if constexpr (!std::is_same_v<D, NoArg>) original_value = last;
-  (void)name;
 }
 
 template <int Explicit, class Dest, class V, class C, class O>
@@ -345,13 +363,17 @@ HWY_INLINE void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V&
   const Lanes<T, N> v = AtomicOperand<T, N>(value);
   const Lanes<T, N> c = AtomicOperand<T, N>(compare);
   using D = std::remove_cvref_t<Dest>;
-  const Lanes<T, N> result = [&] {
+  Lanes<T, N> result = [&] {
     if constexpr (ThreadsOf<D>() != 0)
       return AtomicPerThread<T, N>(name, op, dest, v, c);
     else
       return AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c);
   }();
-  AssignOriginal<T, N>(std::forward<O>(original_value), result);
+  if constexpr (!std::is_same_v<std::remove_cvref_t<O>, NoArg>) {
+    if (const GroupState<N>* s = GroupState<N>::Current(); s && s->helper().Any()) [[unlikely]]
+      PoisonHelperOriginals(name, *s, result);
+    AssignOriginal<T, N>(std::forward<O>(original_value), result);
+  }
   }
 }
 

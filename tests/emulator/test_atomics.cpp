@@ -388,6 +388,54 @@ TEST_CASE("an out-of-bounds atomic's original value is poison and reported in sp
   }
 }
 
+TEST_CASE("an all-uniform out-of-bounds atomic's original value is poison and reported in spec") {
+  for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
+    std::vector<uint32_t> host = {3};
+    const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
+    DispatchShared shared;
+    uint32_t original = 1;
+    RunGroup<4>(4, [&] {
+      GroupShared<uint32_t> last;
+      last = 1u;
+      InterlockedAdd(buf[7u], 1u, last);
+      original = uint32_t(last);
+    }, profile, &shared);
+    CHECK(original == (profile.poison_undefined ? Poison<uint32_t>() : 0u));
+    CHECK(host[0] == 3u);
+    CHECK(shared.out_of_bounds_atomics.load() == 4);
+    CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 1u : 0u));
+  }
+}
+
+TEST_CASE("a helper lane's atomic does nothing; its original value is poison and reported in spec") {
+  // Thread 1 is a helper (a pixel shader's uncovered quad member): the others add in order.
+  for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
+    std::vector<uint32_t> host = {100};
+    const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
+    DispatchShared shared;
+    const uint32_t undefined = profile.poison_undefined ? Poison<uint32_t>() : 0u;
+    RunGroup<4>(4, [&] {
+      Mask<4> helper;
+      helper.Set(1, true);
+      GroupState<4>::Current()->set_helper(helper);
+      Uint<4> per_thread_dest(7u), uniform_dest(7u);
+      InterlockedAdd(buf[Uint<4>(0u)], 1u, per_thread_dest);
+      InterlockedAdd(buf[0u], Uint<4>(1u), uniform_dest);
+      const std::array<uint32_t, 4> first{100, undefined, 101, 102},
+          second{103, undefined, 104, 105};
+      for (int t = 0; t < 4; ++t) {
+        CHECK(per_thread_dest.lane(t) == first[t]);
+        CHECK(uniform_dest.lane(t) == second[t]);
+      }
+    }, profile, &shared);
+    CHECK(host[0] == 106u);
+    REQUIRE(shared.diagnostics.count() == (profile.poison_undefined ? 2u : 0u));
+    if (profile.poison_undefined)
+      CHECK(shared.diagnostics.kept()[0].rule ==
+            "InterlockedAdd: original value of a helper lane's atomic is undefined");
+  }
+}
+
 // ------------------------------ RWByteAddressBuffer methods
 
 TEST_CASE("RWByteAddressBuffer Interlocked methods: byte addresses, signed values, 64-bit forms") {
