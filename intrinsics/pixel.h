@@ -79,19 +79,19 @@ struct DerivArg<Vector<T, C, N>> : std::bool_constant<std::is_floating_point_v<T
   static constexpr int kN = N;
 };
 
-template <class V>
-V DeriveWrapper(const char* op, const V& value, core::Derivative kind, bool report = true) {
+/// The derivative of `value` on every active thread; threads whose quad is not whole under the
+/// mask (non-quad-uniform control flow) go to `nonuniform`.
+template <class V, int N = DerivArg<V>::kN>
+V DeriveValues(const V& value, core::Derivative kind, Mask<N>& nonuniform) {
   static_assert(DerivArg<V>::value,
                 "derivatives take a per-thread half, float or double scalar or vector "
                 "(Float<N>, Float2<N>, ...); convert integers first");
-  constexpr int N = DerivArg<V>::kN;
   const GroupState<N>& s = CurrentGroup<N>();
   // A pixel dispatch may compute coarse derivatives per pixel (PixelDispatchOptions).
   if (s.pixel_shader() && CurrentCoarseDerivatives() == CoarseDerivatives::kAsFine) {
     if (kind == core::Derivative::kCoarseX) kind = core::Derivative::kFineX;
     if (kind == core::Derivative::kCoarseY) kind = core::Derivative::kFineY;
   }
-  Mask<N> nonuniform;
   V r;
   if constexpr (requires { V::kComponents; }) {
     for (int c = 0; c < V::kComponents; ++c)
@@ -99,10 +99,35 @@ V DeriveWrapper(const char* op, const V& value, core::Derivative kind, bool repo
   } else {
     r = core::Derive(value, kind, s, s.active(), &nonuniform);
   }
-  if (report && nonuniform.Any())
-    s.Report(op, fmt::format("derivative in non-quad-uniform control flow: thread {} has a quad "
-                             "member that is not active (D3D leaves the result undefined), {}",
-                             nonuniform.First(), s.Where()));
+  return r;
+}
+
+/// A derivative with part of its quad inactive is undefined (D3D): in the poisoning profiles
+/// those threads get Poison<T>() on every component and the call is reported once, under the
+/// name the shader called (`op`); the others keep the value from the missing threads' stale
+/// values.
+template <class V, int N = DerivArg<V>::kN>
+void PoisonNonUniform(const char* op, V& r, const Mask<N>& nonuniform) {
+  const GroupState<N>& s = CurrentGroup<N>();
+  if (nonuniform.Empty() || !s.profile().poison_undefined) return;
+  nonuniform.ForEach([&](int t) {
+    if constexpr (requires { V::kComponents; }) {
+      for (int c = 0; c < V::kComponents; ++c)
+        r[c].set_lane(t, Poison<typename V::value_type>());
+    } else {
+      r.set_lane(t, Poison<typename V::value_type>());
+    }
+  });
+  s.Report(fmt::format("{}: derivative in non-quad-uniform control flow (undefined in D3D)", op),
+           fmt::format("{}, thread {} has a quad member that is not active", s.Where(),
+                       nonuniform.First()));
+}
+
+template <class V>
+V DeriveWrapper(const char* op, const V& value, core::Derivative kind) {
+  Mask<DerivArg<V>::kN> nonuniform;
+  V r = DeriveValues(value, kind, nonuniform);
+  PoisonNonUniform(op, r, nonuniform);
   return r;
 }
 
@@ -232,14 +257,16 @@ V ddy(const V& value) {
 /// derivatives see the same quads).
 template <class V>
 V fwidth(const V& value) {
-  const V dx = detail::DeriveWrapper("fwidth", value, core::Derivative::kCoarseX);
-  const V dy = detail::DeriveWrapper("fwidth", value, core::Derivative::kCoarseY, false);
+  Mask<detail::DerivArg<V>::kN> nonuniform;
+  const V dx = detail::DeriveValues(value, core::Derivative::kCoarseX, nonuniform);
+  const V dy = detail::DeriveValues(value, core::Derivative::kCoarseY, nonuniform);
   V r = dx;
   if constexpr (requires { V::kComponents; }) {
     for (int c = 0; c < V::kComponents; ++c) r[c] = detail::AbsSum(dx[c], dy[c]);
   } else {
     r = detail::AbsSum(dx, dy);
   }
+  detail::PoisonNonUniform("fwidth", r, nonuniform);
   return r;
 }
 

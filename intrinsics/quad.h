@@ -35,6 +35,8 @@ C QuadReadLaneAt(const C& x, const Uint<N>& quad_lane, const Mask<N>& mask, Inac
   C r = detail::GatherLanes(x, source, defined, policy, mask, undefined);
   for (int t = 0; t < N; ++t) {
     if (quad_lane.lane(t) <= 3u) continue;
+    // A bad ID is the thread's fault, whatever lane its low bits name: one report, as bad_id.
+    if (undefined) undefined->Set(t, false);
     if (bad_id && mask.Test(t)) bad_id->Set(t, true);
     if (poison_bad_id) r.set_lane(t, Poison<typename detail::WaveArg<C>::Scalar>());
   }

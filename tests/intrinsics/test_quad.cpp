@@ -256,6 +256,22 @@ TEST_CASE("QuadReadLaneAt with quad lane ID 5: spec poisons and reports, lavapip
   CHECK(lavapipe_shared.diagnostics.count() == 0);
 }
 
+TEST_CASE("QuadReadLaneAt with a bad quad lane ID whose low bits name an inactive lane: one report") {
+  // ID 5's low bits name lane 1, which is off: the read is undefined because of the ID, and is
+  // reported once, as a bad ID (not also as a read of an inactive lane).
+  DispatchShared shared;
+  Uint<4> r(7u);
+  RunGroup<4>(4, [&] {
+    const Uint<4> lane = WaveGetLaneIndex<4>();
+    if_(lane != 1u, [&] { r = QuadReadLaneAt(lane + 100u, 5u); });
+  }, SpecProfile(), &shared);
+  const std::array<uint32_t, 4> want{0xDEADBEEFu, 7u, 0xDEADBEEFu, 0xDEADBEEFu};
+  for (int t = 0; t < 4; ++t) CHECK(r.lane(t) == want[t]);
+  REQUIRE(shared.diagnostics.count() == 1);
+  CHECK(shared.diagnostics.kept()[0].rule ==
+        "QuadReadLaneAt: quadLaneID is outside 0..3 (undefined in HLSL)");
+}
+
 // ------------------------------ QuadAny / QuadAll
 
 TEST_CASE("QuadAny and QuadAll vote over each quad; a partly active quad is undefined (spec: "

@@ -526,13 +526,40 @@ TEST_CASE("compute derivatives: SM 6.6 2-D quads are 2x2 blocks of SV_GroupThrea
   }
 }
 
-TEST_CASE("a derivative in a quad that is not fully active is reported as undefined") {
-  DispatchShared shared;
-  RunGroup<8>(8, [] {
-    Float<8> f(1.0f);
-    if_(WaveGetLaneIndex<8>() != 2u, [&] { f = ddx(f); });
-  }, SpecProfile(), &shared);
-  CHECK(shared.diagnostics.count() == 1);
+TEST_CASE("a derivative in a quad that is not fully active is poisoned and reported in spec") {
+  // p = 10 * lane; lane 2 is off, so quad 0 (lanes 0-3) is not whole: undefined in D3D. Quad 1
+  // is whole: coarse ddx = p5 - p4 = 10, ddy = p6 - p4 = 20.
+  for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
+    DispatchShared shared;
+    Float<8> dx(-1.0f), dy2(-1.0f);
+    Float2<8> d2(-1.0f);
+    RunGroup<8>(8, [&] {
+      const Float<8> p = Float<8>(WaveGetLaneIndex<8>()) * 10.0f;
+      if_(WaveGetLaneIndex<8>() != 2u, [&] {
+        dx = ddx(p);
+        d2 = ddy_fine(Float2<8>(p, p * 2.0f));
+      });
+    }, profile, &shared);
+    INFO(profile.name);
+    for (int t : {4, 5, 6, 7}) {
+      CHECK(dx.lane(t) == 10.0f);
+      CHECK(d2[0].lane(t) == 20.0f);  // p6 - p4 or p7 - p5
+      CHECK(d2[1].lane(t) == 40.0f);
+    }
+    CHECK(dx.lane(2) == -1.0f);  // inactive: untouched
+    for (int t : {0, 1, 3}) {
+      if (profile.poison_undefined) {
+        CHECK(std::bit_cast<uint32_t>(dx.lane(t)) == std::bit_cast<uint32_t>(Poison<float>()));
+        CHECK(std::bit_cast<uint32_t>(d2[1].lane(t)) == std::bit_cast<uint32_t>(Poison<float>()));
+      } else {
+        CHECK(dx.lane(t) == 10.0f);  // p1 - p0, from values the threads hold
+      }
+    }
+    REQUIRE(shared.diagnostics.count() == (profile.poison_undefined ? 2u : 0u));
+    if (profile.poison_undefined)
+      CHECK(shared.diagnostics.kept()[0].rule ==
+            "ddx: derivative in non-quad-uniform control flow (undefined in D3D)");
+  }
 }
 
 namespace {

@@ -111,14 +111,17 @@ TEST_CASE("LavapipePixelOptions refuse a kernel whose N is not 8, saying why") {
 
 // ------------------------------ fwidth
 
-TEST_CASE("fwidth in non-quad-uniform control flow is reported once, under its own name") {
+TEST_CASE("fwidth in non-quad-uniform control flow is poisoned and reported once, under its own "
+          "name") {
   DispatchShared shared;
-  RunGroup<8>(8, [] {
-    Float<8> f(1.0f);
+  Half<8> f(half(1.0f));
+  RunGroup<8>(8, [&] {
     if_(WaveGetLaneIndex<8>() != 2u, [&] { f = fwidth(f); });
   }, SpecProfile(), &shared);
   REQUIRE(shared.diagnostics.count() == 1);
   const std::string rule = shared.diagnostics.kept()[0].rule;
   INFO("rule: " << rule);
-  CHECK(rule == "fwidth");
+  CHECK(rule == "fwidth: derivative in non-quad-uniform control flow (undefined in D3D)");
+  for (int t : {0, 1, 3}) CHECK(f.lane(t).bits() == Poison<half>().bits());  // quad 0
+  for (int t : {4, 5, 6, 7}) CHECK(float(f.lane(t)) == 0.0f);              // whole quad
 }
