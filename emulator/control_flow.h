@@ -284,6 +284,11 @@ template <class T, std::size_t K, class F>
 struct IsSwitchCase<SwitchCase<T, K, F>> : std::true_type {};
 template <class F>
 struct IsSwitchCase<DefaultCase<F>> : std::true_type {};
+template <class C>
+constexpr std::size_t LabelCount() {
+  if constexpr (C::kIsDefault) return 0;
+  else return std::tuple_size_v<decltype(C::values)>;
+}
 }  // namespace detail
 
 /// HLSL `switch (selector) { ... }`: one group of threads per branch target (the DXIL rule of
@@ -300,6 +305,24 @@ void switch_(const Lanes<T, N>& selector, Cases&&... cases) {
   GroupState<N>& s = CurrentGroup<N>();
   const Mask<N> entry = s.active();
   if (entry.Empty()) return;
+
+  // HLSL (as C) rejects a case value given twice; here it would send threads to two targets.
+  {
+    std::array<T, (detail::LabelCount<std::remove_cvref_t<Cases>>() + ... + 0)> labels{};
+    std::size_t n = 0;
+    auto collect = [&](const auto& c) {
+      if constexpr (!std::remove_cvref_t<decltype(c)>::kIsDefault)
+        for (const auto& v : c.values) {
+          for (std::size_t i = 0; i < n; ++i)
+            if (labels[i] == v)
+              throw KernelError(fmt::format("switch_: case value {} appears twice (HLSL rejects "
+                                            "duplicate case labels), {}",
+                                            v, s.Where()));
+          labels[n++] = v;
+        }
+    };
+    (collect(cases), ...);
+  }
 
   // The branch target of each thread: the case with its value, else default_.
   std::array<Mask<N>, sizeof...(Cases)> targets;

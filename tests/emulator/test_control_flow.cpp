@@ -508,6 +508,19 @@ TEST_CASE("switch_ groups threads per branch target, fall-through joins the next
   });
 }
 
+TEST_CASE("switch_ refuses a case value given twice, as HLSL does") {
+  RunGroup<8>(8, [] {
+    const Uint<8> sel(std::array<uint32_t, 8>{0, 1, 0, 1, 0, 1, 0, 1});
+    Uint<8> runs(0u);
+    CHECK_THROWS_WITH_AS(
+        switch_(sel, case_(0u, [&] { runs = runs + 1u; break_(); }),
+                case_({2u, 0u}, [&] { runs = runs + 10u; break_(); })),
+        "switch_: case value 0 appears twice (HLSL rejects duplicate case labels), group (0,0,0)",
+        KernelError);
+    for (int t = 0; t < 8; ++t) CHECK(runs.lane(t) == 0u);  // refused before any body ran
+  });
+}
+
 TEST_CASE("switch_ on a signed selector with int labels, and no default: unmatched threads skip") {
   constexpr int N = 8;
   Tracer<N> trace;
