@@ -129,10 +129,18 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   if constexpr (std::is_same_v<Op, SumOp> && std::is_integral_v<T> && sizeof(T) == 4) {
     Lanes<T, N> r{NoInit{}};
     constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
-    switch (std::min(W, L)) {  // W >= 4 (kMinWaveSize)
-      case 4: ScanSum32Segments<4>(x, mask, W, r); return r;
-      case 8: ScanSum32Segments<8>(x, mask, W, r); return r;
-      case 16: ScanSum32Segments<16>(x, mask, W, r); return r;
+    // W >= 4 (kMinWaveSize); a segment is at most one vector, so narrower targets (AVX2: 8
+    // lanes, SSSE3: 4) never instantiate the wider cases.
+    switch (std::min(W, L)) {
+      case 4:
+        if constexpr (L >= 4) { ScanSum32Segments<4>(x, mask, W, r); return r; }
+        break;
+      case 8:
+        if constexpr (L >= 8) { ScanSum32Segments<8>(x, mask, W, r); return r; }
+        break;
+      case 16:
+        if constexpr (L >= 16) { ScanSum32Segments<16>(x, mask, W, r); return r; }
+        break;
       default: break;  // vectors wider than 16 lanes: the per-wave loop below
     }
   }
