@@ -1,7 +1,8 @@
 # check_narrow_target.cmake -- passes when every SOURCE compiles (-fsyntax-only, which still
 # instantiates every template the file uses) for a narrower SIMD target than this machine's:
-# Highway then picks AVX2 (8 lanes of 32 bits) or SSSE3 (4), and a fast path written for 16-lane
-# vectors must not break the build there (README: -march decides the SIMD width).
+# Highway then picks AVX2 (skylake: 8 lanes of 32 bits) or SSSE3 (x86-64-v2: 4), and a fast path
+# written for 16-lane vectors must not break the build there (README: -march decides the SIMD
+# width).
 # Inputs: CXX_COMPILER, INCLUDE_DIR, MARCH, SOURCES (a ;-list, passed with | between files).
 foreach(var CXX_COMPILER INCLUDE_DIR MARCH SOURCES)
   if(NOT DEFINED ${var})
