@@ -332,8 +332,8 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
   T* p = ref.Target();
   const bool device = ref.binding().space == MemorySpace::kDevice;
   if (!p) {
-    RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count), UniformAccessThread(true),
-                      ref.index());
+    RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count),
+                      UniformAccessThread(true), ref.index());
     bool reported = false;
     last = UndefinedOriginal<T>(name, -1, ref.index(), reported);
   } else if (op == AtomicOp::kAdd && device) {

@@ -50,6 +50,14 @@ inline const char* AccessName(AccessKind a) {
   return a == AccessKind::kRead ? "read" : a == AccessKind::kWrite ? "write" : "atomic";
 }
 
+/// The thread a uniform-index access is counted for: the lowest active thread (helper lanes
+/// read, only the others write); -1 when no thread runs the access, which then reads or writes
+/// nothing and counts nothing out of bounds. 0 outside a dispatch (every thread active).
+inline int UniformAccessThread(bool write) {
+  GroupBase* g = GroupBase::Current();
+  return g ? g->FirstActive(write) : 0;
+}
+
 /// Counts `threads` out-of-bounds accesses of one statement: on the binding and, inside a
 /// dispatch, on the dispatch. Device memory has defined results (D3D buffer views: reads give 0,
 /// writes are dropped); groupshared out-of-bounds access is undefined in HLSL, so it is also
@@ -80,12 +88,11 @@ inline void RecordOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t thr
   }
 }
 
-/// The thread a uniform-index access is counted for: the lowest active thread (helper lanes
-/// read, only the others write); -1 when no thread runs the access, which then reads or writes
-/// nothing and counts nothing out of bounds. 0 outside a dispatch (every thread active).
-inline int UniformAccessThread(bool write) {
-  GroupBase* g = GroupBase::Current();
-  return g ? g->FirstActive(write) : 0;
+/// RecordOutOfBounds for an access at a uniform index (or address): counted once, for the lowest
+/// thread that runs it, and not at all when no thread does (every thread returned).
+inline void RecordUniformOutOfBounds(const MemoryBinding& m, AccessKind a, uint64_t index) {
+  const int t = UniformAccessThread(a != AccessKind::kRead);
+  if (t >= 0) RecordOutOfBounds(m, a, 1, t, index);
 }
 
 template <class T>
@@ -607,11 +614,8 @@ class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
 
   E Load() const {
     E e{};
-    if (binding_.InBounds(index_)) {
-      std::memcpy(&e, binding_.Address(index_), sizeof(E));
-    } else if (const int t = detail::UniformAccessThread(false); t >= 0) {
-      detail::RecordOutOfBounds(binding_, AccessKind::kRead, 1, t, index_);
-    }
+    if (binding_.InBounds(index_)) std::memcpy(&e, binding_.Address(index_), sizeof(E));
+    else detail::RecordUniformOutOfBounds(binding_, AccessKind::kRead, index_);
     return e;
   }
   operator E() const { return Load(); }  // NOLINT: reads like an HLSL lvalue

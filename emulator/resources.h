@@ -336,8 +336,7 @@ class RawCore {
   E LoadUniform(uint32_t address) const {
     E e;
     if (!ReadBytes(Align(address, RawAlignment<E>()), e))
-      if (const int t = UniformAccessThread(false); t >= 0)
-        RecordOutOfBounds(Binding(1), AccessKind::kRead, 1, t, address);
+      RecordUniformOutOfBounds(Binding(1), AccessKind::kRead, address);
     return e;
   }
 

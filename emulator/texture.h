@@ -741,8 +741,8 @@ class Texture2D {
   /// `model` decodes UNORM and sRGB (its unorm_decode, srgb_decode).
   T LoadOne(uint32_t x, uint32_t y, uint32_t mip, const SamplerModel& model) const {
     if (mip >= mip_count_ || !tex_->InBounds(first_mip_ + mip, x, y)) {
-      detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "Texture2D"),
-                                AccessKind::kRead, 1, 0, x);
+      detail::RecordUniformOutOfBounds(texture_detail::CountingBinding(*tex_, "Texture2D"),
+                                       AccessKind::kRead, x);
       return T{};
     }
     if constexpr (texture_detail::kUintTexel<T>)

@@ -1,6 +1,7 @@
 // test_texture.cpp -- Texture2D and RWTexture2D views: per-thread Load and operator[], masked
 // stores, out-of-bounds reads (0) and writes (dropped, counted), GetDimensions with mips, format
 // views (sRGB over UNORM), uint textures. Expected values come from plain loops over the texels.
+#include "emulator/emulator.h"
 #include "emulator/texture.h"
 #include "tests/support/check_lanes.h"
 #include "tests/support/run_group.h"
@@ -73,6 +74,20 @@ TEST_CASE("operator[] and Load read each thread's texel; out of bounds reads 0 a
     CHECK(l.lane(N - 1) == 77.0f);
   });
   CHECK(t.out_of_bounds_reads() == 4);  // threads 4, 9, 14 (x = 4) and 15 (y = 3)
+}
+
+TEST_CASE("a uniform out-of-bounds texture read counts once, and not when no thread runs it") {
+  Texture2DResource t(Format::R32_FLOAT, 4, 3);
+  const Texture2D<float> tex(t);
+  RunGroup<N>(8, [&] {
+    CHECK(tex[uint2{9, 0}] == 0.0f);               // every thread: counted once
+    CHECK(tex.Load(int3{0, 0, 3}) == 0.0f);        // a mip the view lacks: once more
+    Uint<N> thread{NoInit{}};
+    for (int i = 0; i < N; ++i) thread.set_lane(i, uint32_t(i));
+    if_(thread < 100u, [&] { return_(); });
+    (void)tex[uint2{9, 0}];  // every thread has returned: no thread reads, nothing is counted
+  });
+  CHECK(t.out_of_bounds_reads() == 2);
 }
 
 TEST_CASE("RWTexture2D stores only active threads and drops out-of-bounds stores") {
