@@ -156,11 +156,11 @@ EmulatorRun RunOnEmulator(const Pipeline& p, const EmulatorRunOptions& options) 
     try {
       run.dispatch = port->run(ctx, groups, d);
     } catch (...) {
-      if (options.notes_on_failure) *options.notes_on_failure = ctx.notes();
+      if (options.notes) *options.notes = ctx.notes();
       throw;
     }
     ctx.Finish();
-    run.notes = ctx.notes();
+    if (options.notes) *options.notes = ctx.notes();
   }
   const uint64_t tpg = uint64_t(port->numthreads.x) * port->numthreads.y * port->numthreads.z;
   run.layout.threads_per_group = tpg;

@@ -261,9 +261,9 @@ struct EmulatorRunOptions {
   DeviceProfile profile = SpecProfile();
   int wave_size = 0;  // 0: the pipeline's WaveSize hint, else the kernel's/profile's
   bool deterministic = false;
-  /// If set, receives the binding notes even when the run throws: a note (a Stride wider than
-  /// the port's element) can explain the error that follows it.
-  std::vector<std::string>* notes_on_failure = nullptr;
+  /// If set, receives what binding noticed and let pass (PortContext::notes), also when the run
+  /// then throws: a note (a Stride wider than the port's element) can explain the error.
+  std::vector<std::string>* notes = nullptr;
 };
 
 struct EmulatorRun {
@@ -271,7 +271,6 @@ struct EmulatorRun {
   DispatchResult dispatch;
   ThreadLayout layout;
   const Port* port = nullptr;
-  std::vector<std::string> notes;  // from binding (PortContext::notes)
 };
 
 /// Runs the pipeline's port. Throws PortError (no port, bad binding) or UsageError (wave size).

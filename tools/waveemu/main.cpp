@@ -156,20 +156,22 @@ std::string NotesFact(const std::vector<std::string>& notes) {
   return fmt::format("\"notes\": [{}]", list);
 }
 
+/// The error of a failed run, after its notes: one made before the failure can explain it (a
+/// Stride wider than the port's element, a binding shift that could not be inferred).
+Fatal FatalAfterNotes(const std::vector<std::string>& notes, std::string message) {
+  NotesFact(notes);
+  return Fatal{std::move(message)};
+}
+
 RunRecord RunEmulator(const Pipeline& p, const DeviceProfile& profile, int wave_size,
                       bool deterministic) {
   EmulatorRunOptions o;
   o.profile = profile;
   o.wave_size = wave_size;
   o.deterministic = deterministic;
-  // Notes made while binding, before a failure (a Stride wider than the port's element), can
-  // explain it.
-  std::vector<std::string> failure_notes;
-  o.notes_on_failure = &failure_notes;
-  const auto fail = [&](std::string message) {
-    NotesFact(failure_notes);
-    return Fatal{std::move(message)};
-  };
+  std::vector<std::string> notes;
+  o.notes = &notes;
+  const auto fail = [&](std::string message) { return FatalAfterNotes(notes, std::move(message)); };
   EmulatorRun r;
   try {
     r = RunOnEmulator(p, o);
@@ -196,7 +198,7 @@ RunRecord RunEmulator(const Pipeline& p, const DeviceProfile& profile, int wave_
   rec.facts.push_back(fmt::format("\"out_of_bounds\": {{\"reads\": {}, \"writes\": {}, \"atomics\": {}}}",
                                   r.dispatch.out_of_bounds_reads, r.dispatch.out_of_bounds_writes,
                                   r.dispatch.out_of_bounds_atomics));
-  rec.facts.push_back(NotesFact(r.notes));
+  rec.facts.push_back(NotesFact(notes));
   if (r.dispatch.diagnostic_count)
     fmt::print(stderr, "note: the emulator reached {} undefined point(s); first: {}: {}\n",
                r.dispatch.diagnostic_count, r.dispatch.diagnostics.at(0).rule,
@@ -224,10 +226,8 @@ VulkanRecord RunVulkan(const Pipeline& p, const std::string& device) {
   std::error_code ec;
   const fs::path hlsl_dir = fs::absolute(fs::path(p.hlsl_path), ec).parent_path();
   if (!ec && !hlsl_dir.empty()) o.include_dirs.push_back(hlsl_dir.string());
-  // Notes made before a failure (a binding shift that could not be inferred) can explain it.
   const auto fail = [&](std::string message) {
-    NotesFact(v.report.notes);
-    return Fatal{std::move(message)};
+    return FatalAfterNotes(v.report.notes, std::move(message));
   };
   try {
     v.run.buffers = RunOnVulkan(p, o);
