@@ -560,7 +560,8 @@ inline constexpr bool kIsUintOnly = std::is_same_v<T, uint32_t> || std::is_same_
 // ------------------------------ WaveActiveAllEqual
 
 /// True on every lane of a wave whose active lanes all hold the same value; one bool per
-/// component for vectors. Floats compare per the profile's FloatEquality.
+/// component for vectors. Floats compare per the profile's FloatEquality. Uniform argument:
+/// WaveActiveAllEqual<N>(x).
 template <class T, int N>
 Bool<N> WaveActiveAllEqual(const Lanes<T, N>& expr) {
   const GroupState<N>& s = CurrentGroup<N>();
@@ -574,6 +575,11 @@ Bool<N> WaveActiveAllEqual(const Bool<N>& expr) {
 template <class T, int C, int N>
 Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
   return core::PerComponent<bool>(expr, [](const auto& c) { return WaveActiveAllEqual(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Bool<N> WaveActiveAllEqual(S expr) {
+  return WaveActiveAllEqual(Lanes<S, N>(expr));
 }
 
 // ------------------------------ WaveActiveCountBits
@@ -647,7 +653,8 @@ Bool<N> WaveActiveProduct(const Bool<N>&) {
                                       "HLSL's uint_only<> type class: convert first, e.g. " #NAME \
                                       "(Uint<N>(x))")
 
-/// Bitwise AND of expr over the wave's active lanes (uint and uint64_t only).
+/// Bitwise AND of expr over the wave's active lanes (uint and uint64_t only). Uniform argument:
+/// WaveActiveBitAnd<N>(0xffu).
 template <class T, int N>
 Lanes<T, N> WaveActiveBitAnd(const Lanes<T, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitAnd);
@@ -661,10 +668,16 @@ Vector<T, C, N> WaveActiveBitAnd(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitAnd);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitAnd(c); });
 }
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveBitAnd(S expr) {
+  return WaveActiveBitAnd(Lanes<S, N>(expr));
+}
 
 // ------------------------------ WaveActiveBitOr
 
-/// Bitwise OR of expr over the wave's active lanes (uint and uint64_t only).
+/// Bitwise OR of expr over the wave's active lanes (uint and uint64_t only). Uniform argument:
+/// WaveActiveBitOr<N>(1u).
 template <class T, int N>
 Lanes<T, N> WaveActiveBitOr(const Lanes<T, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitOr);
@@ -678,10 +691,16 @@ Vector<T, C, N> WaveActiveBitOr(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitOr);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitOr(c); });
 }
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveBitOr(S expr) {
+  return WaveActiveBitOr(Lanes<S, N>(expr));
+}
 
 // ------------------------------ WaveActiveBitXor
 
-/// Bitwise XOR of expr over the wave's active lanes (uint and uint64_t only).
+/// Bitwise XOR of expr over the wave's active lanes (uint and uint64_t only). Uniform argument:
+/// WaveActiveBitXor<N>(1u).
 template <class T, int N>
 Lanes<T, N> WaveActiveBitXor(const Lanes<T, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitXor);
@@ -694,6 +713,11 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveBitXor(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitXor);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitXor(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveBitXor(S expr) {
+  return WaveActiveBitXor(Lanes<S, N>(expr));
 }
 
 #undef WAVEEMU_UINT_ONLY
@@ -715,7 +739,7 @@ auto AllNanReporter(const GroupState<N>& s, const char* name) {
 // ------------------------------ WaveActiveMin
 
 /// Minimum of value over the wave's active lanes; signed or unsigned by type; floats ignore NaN
-/// lanes, and all-NaN follows the profile's AllNanMinMax.
+/// lanes, and all-NaN follows the profile's AllNanMinMax. Uniform argument: WaveActiveMin<N>(-3).
 template <class T, int N>
 Lanes<T, N> WaveActiveMin(const Lanes<T, N>& value) {
   const GroupState<N>& s = CurrentGroup<N>();
@@ -726,6 +750,11 @@ Lanes<T, N> WaveActiveMin(const Lanes<T, N>& value) {
 template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveMin(S value) {
+  return WaveActiveMin(Lanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMin(const Bool<N>&) {
@@ -738,7 +767,7 @@ Bool<N> WaveActiveMin(const Bool<N>&) {
 // ------------------------------ WaveActiveMax
 
 /// Maximum of value over the wave's active lanes; signed or unsigned by type; floats ignore NaN
-/// lanes, and all-NaN follows the profile's AllNanMinMax.
+/// lanes, and all-NaN follows the profile's AllNanMinMax. Uniform argument: WaveActiveMax<N>(7).
 template <class T, int N>
 Lanes<T, N> WaveActiveMax(const Lanes<T, N>& value) {
   const GroupState<N>& s = CurrentGroup<N>();
@@ -749,6 +778,11 @@ Lanes<T, N> WaveActiveMax(const Lanes<T, N>& value) {
 template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
+}
+template <int N, class S>
+  requires kIsLaneType<S>
+Lanes<S, N> WaveActiveMax(S value) {
+  return WaveActiveMax(Lanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMax(const Bool<N>&) {

@@ -373,6 +373,47 @@ TEST_CASE("Uniform arguments take N explicitly: WaveActiveSum<N>(1u) and CountBi
   }
 }
 
+TEST_CASE("Every reduction takes a uniform argument with N: Min, Max, BitAnd/Or/Xor, AllEqual") {
+  // A uniform value reduces to itself on the active lanes; inactive lanes keep their sentinel.
+  // WaveActiveMin<N>(3) once matched the bool overload and failed with "not bool".
+  constexpr int N = 24;
+  static_assert(std::is_same_v<decltype(WaveActiveMin<N>(3)), Int<N>>);
+  static_assert(std::is_same_v<decltype(WaveActiveMax<N>(2.5f)), Float<N>>);
+  Int<N> min(99), max(99);
+  Float<N> fmax(-1.0f);
+  Uint<N> band(99u), bor(99u), bxor(99u);
+  Lanes<uint64_t, N> bor64(uint64_t{99});
+  Bool<N> equal(false), nan_equal(true);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  RunGroup<N>(16, [&] {
+    if_(WaveGetLaneIndex<N>() % 3u == 0u, [&] {
+      min = WaveActiveMin<N>(-3);
+      max = WaveActiveMax<N>(7);
+      fmax = WaveActiveMax<N>(2.5f);
+      band = WaveActiveBitAnd<N>(0xF0u);
+      bor = WaveActiveBitOr<N>(0x0Fu);
+      bxor = WaveActiveBitXor<N>(0x5u);  // the same value on an even or odd number of lanes
+      bor64 = WaveActiveBitOr<N>(uint64_t{1} << 40);
+      equal = WaveActiveAllEqual<N>(4u);
+      nan_equal = WaveActiveAllEqual<N>(nan);  // spec compares with IEEE ==: NaN != NaN
+    });
+  });
+  for (int t = 0; t < N; ++t) {
+    INFO("thread ", t);
+    const bool active = (t % 16) % 3 == 0;
+    const bool odd_count = t >= 16;  // wave 0 has 6 active lanes, wave 1 has 3
+    CHECK(min.lane(t) == (active ? -3 : 99));
+    CHECK(max.lane(t) == (active ? 7 : 99));
+    CHECK(fmax.lane(t) == (active ? 2.5f : -1.0f));
+    CHECK(band.lane(t) == (active ? 0xF0u : 99u));
+    CHECK(bor.lane(t) == (active ? 0x0Fu : 99u));
+    CHECK(bxor.lane(t) == (active ? (odd_count ? 0x5u : 0u) : 99u));
+    CHECK(bor64.lane(t) == (active ? uint64_t{1} << 40 : uint64_t{99}));
+    CHECK(equal.lane(t) == active);
+    CHECK(nan_equal.lane(t) == !active);
+  }
+}
+
 TEST_CASE("Helper lanes take no part in wave reductions") {
   constexpr int N = 8;
   const Uint<N> x(std::array<uint32_t, N>{1, 2, 4, 8, 16, 32, 64, 128});
