@@ -285,6 +285,11 @@ class Bool {
   // HLSL 2021 short-circuits scalars, which only matters when the right side has a wave op).
   friend Bool operator&&(const Bool& a, const Bool& b) { return a & b; }
   friend Bool operator||(const Bool& a, const Bool& b) { return a | b; }
+  // A uniform bool on either side (`x > 0u && flag`): without these the built-in && competes.
+  friend Bool operator&&(const Bool& a, bool b) { return a & Bool(b); }
+  friend Bool operator&&(bool a, const Bool& b) { return Bool(a) & b; }
+  friend Bool operator||(const Bool& a, bool b) { return a | Bool(b); }
+  friend Bool operator||(bool a, const Bool& b) { return Bool(a) | b; }
   Bool operator!() const { return FromMask(~bits_); }
   friend Bool operator==(const Bool& a, const Bool& b) { return FromMask(~(a.bits_ ^ b.bits_)); }
   friend Bool operator!=(const Bool& a, const Bool& b) { return FromMask(a.bits_ ^ b.bits_); }

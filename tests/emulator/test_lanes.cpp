@@ -410,6 +410,24 @@ TEST_CASE("self-assignment under a mask keeps the value") {
   for (int t = 0; t < N; ++t) CHECK(x.lane(t) == in[t]);
 }
 
+TEST_CASE("&& and || take a uniform bool on either side, as HLSL's per-thread && does") {
+  // `x > 0u && flag` with a plain bool was ambiguous (the built-in && competed).
+  constexpr int N = 16;
+  const Uint<N> x(std::array<uint32_t, N>{0, 1, 2, 0, 3, 0, 0, 4, 5, 0, 6, 7, 0, 0, 8, 9});
+  for (const bool flag : {false, true}) {
+    const Bool<N> and_right = x > 0u && flag, and_left = flag && x > 0u;
+    const Bool<N> or_right = x > 0u || flag, or_left = flag || x > 0u;
+    for (int t = 0; t < N; ++t) {
+      INFO("flag ", flag, ", thread ", t);
+      const bool positive = x.lane(t) > 0u;
+      CHECK(and_right.lane(t) == (positive && flag));
+      CHECK(and_left.lane(t) == (positive && flag));
+      CHECK(or_right.lane(t) == (positive || flag));
+      CHECK(or_left.lane(t) == (positive || flag));
+    }
+  }
+}
+
 TEST_CASE("Bool operators and conversions agree with per-thread bools") {
   constexpr int N = 77;
   std::mt19937 rng(9);
