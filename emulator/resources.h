@@ -199,6 +199,33 @@ constexpr uint32_t RawAlignment() {
   else return alignof(E) < 4 ? uint32_t(alignof(E)) : 4u;
 }
 
+/// The T that DXC deduces for Store(address, value) without <T> (its one templated Store): the
+/// value's own element type, so a float stores its bits and an int16_t two bytes; a bool stores
+/// as a 32-bit uint, as bools are stored in buffers.
+template <class V>
+constexpr auto StoredTypeTag() {
+  using D = std::remove_cvref_t<V>;
+  if constexpr (requires { typename D::element_type; }) {  // a buffer or groupshared reference
+    return StoredTypeTag<typename D::element_type>();
+  } else if constexpr (std::is_same_v<D, bool> || requires(const D& d) { d.mask(); }) {
+    return std::type_identity<uint32_t>{};  // bool, Bool<N>
+  } else if constexpr (requires { D::kComponents; }) {  // Vector<T, C, N>
+    using T = std::conditional_t<std::is_same_v<typename D::value_type, bool>, uint32_t,
+                                 typename D::value_type>;
+    if constexpr (D::kComponents == 2) return std::type_identity<UniformVector2<T>>{};
+    else if constexpr (D::kComponents == 3 && std::is_same_v<T, uint32_t>)
+      return std::type_identity<uint3>{};
+    else if constexpr (D::kComponents == 3) return std::type_identity<UniformVector3<T>>{};
+    else return std::type_identity<UniformVector4<T>>{};
+  } else if constexpr (requires { typename D::value_type; }) {  // Lanes<T, N>, PerThread<S, N>
+    return std::type_identity<typename D::value_type>{};
+  } else {
+    return std::type_identity<D>{};  // a uniform scalar, vector or struct
+  }
+}
+template <class V>
+using StoredType = typename decltype(StoredTypeTag<V>())::type;
+
 /// The byte memory of a raw buffer: `bytes` bytes from `base`, a multiple of 4.
 class RawCore {
  public:
@@ -373,12 +400,14 @@ class RWByteAddressBuffer : public detail::RawCore {
       : RawCore("RWByteAddressBuffer", bytes.data(), bytes.size()) {}
 
   // ------------------------------ Store, Store2, Store3, Store4, Store<T>
-  /// Store(address, value): value as a 32-bit uint (HLSL's Store(uint, uint)); Store<T>(address,
-  /// value) (SM 6.2): value as a T, sizeof(T) bytes. Address and value may each be per-thread or
-  /// uniform; with a uniform address and a per-thread value the last active thread's value stays.
-  template <class T = uint32_t, class A, class V>
+  /// Store<T>(address, value) (SM 6.2): value as a T, sizeof(T) bytes. Without <T>, T is the
+  /// value's own type, as DXC deduces it: Store(a, 1.5f) stores float bits, Store(a, Int16<N>)
+  /// two bytes, a bool a 32-bit 0 or 1; a uint value is HLSL's classic Store(uint, uint). Address
+  /// and value may each be per-thread or uniform; with a uniform address and a per-thread value
+  /// the last active thread's value stays.
+  template <class T = void, class A, class V>
   void Store(const A& address, const V& value) const {
-    StoreAny<T>(address, value);
+    StoreAny<std::conditional_t<std::is_void_v<T>, detail::StoredType<V>, T>>(address, value);
   }
   template <class A, class V>
   void Store2(const A& address, const V& value) const {

@@ -469,6 +469,36 @@ TEST_CASE("RWByteAddressBuffer Store<T> stores sizeof(T) bytes of a T at a unifo
   CHECK(shared.diagnostics.count() == 0);
 }
 
+TEST_CASE("RWByteAddressBuffer Store without <T> stores the value's own type, as DXC deduces it") {
+  // DXC has one templated Store(uint, T) and deduces T from the value (its test of raw stores
+  // stores an int16_t as 2 bytes; a float stores its bits on SM 6). Hand-worked little-endian
+  // words; a bool stores as a 32-bit 1. Before, every value was converted to a 32-bit uint.
+  constexpr int N = 4;
+  std::vector<uint32_t> words(14, 0xAAAAAAAAu);
+  const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
+  std::vector<float> source = {-2.0f};
+  const Buffer<float> floats{std::span<const float>(source)};
+  DispatchShared shared;
+  RunGroup<N>(4, [&] {
+    buf.Store(Uint<N>(0u), Float<N>(1.5f));                       // per-thread float
+    buf.Store(4u, 0.25f);                                           // uniform float
+    buf.Store(Uint<N>(8u), Lanes<uint64_t, N>(0x1111222233334444ull));  // 8 bytes
+    buf.Store(18u, Int16<N>(int16_t(-2)));                         // 2 bytes: word 4's upper half
+    buf.Store(20u, Int<N>(-2));
+    buf.Store(Uint<N>(24u), Bool<N>(true));
+    buf.Store(28u, floats[0u]);                                     // a reference: its element
+    buf.Store(32u, Float2<N>(Float<N>(1.0f), Float<N>(-1.0f)));    // a vector: its components
+    buf.Store(40u, 1.0);                                            // a C++ double: 8 bytes
+    buf.Store(48u, 7u);                                             // Store(uint, uint)
+  }, SpecProfile(), &shared);
+  const std::vector<uint32_t> want = {0x3FC00000u, 0x3E800000u, 0x33334444u, 0x11112222u,
+                                      0xFFFEAAAAu, 0xFFFFFFFEu, 1u,          0xC0000000u,
+                                      0x3F800000u, 0xBF800000u, 0u,          0x3FF00000u,
+                                      7u,          0xAAAAAAAAu};
+  CHECK(words == want);
+  CHECK(shared.diagnostics.count() == 0);
+}
+
 TEST_CASE("Load<T> and Store<T> whose T is the address's own lane type are not ambiguous") {
   // Load<uint32_t>(Uint<N>), Load<int32_t>(Int<N>) and Store<uint32_t>(Uint<N>, ...) once had two
   // equally good overloads; Store2-4 also take a uniform address.
