@@ -651,7 +651,7 @@ Bool<N> WaveActiveProduct(const Bool<N>&) {
 #define WAVEEMU_UINT_ONLY(NAME)                                                                  \
   static_assert(kIsUintOnly<T>, #NAME " takes uint or uint64_t (scalars or vectors) only, as "  \
                                       "HLSL's uint_only<> type class: convert first, e.g. " #NAME \
-                                      "(Uint<N>(x))")
+                                      "(Uint<N>(x)), or write an unsigned literal (0xffu)")
 
 /// Bitwise AND of expr over the wave's active lanes (uint and uint64_t only). Uniform argument:
 /// WaveActiveBitAnd<N>(0xffu).
