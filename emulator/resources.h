@@ -213,8 +213,6 @@ constexpr auto StoredTypeTag() {
     using T = std::conditional_t<std::is_same_v<typename D::value_type, bool>, uint32_t,
                                  typename D::value_type>;
     if constexpr (D::kComponents == 2) return std::type_identity<UniformVector2<T>>{};
-    else if constexpr (D::kComponents == 3 && std::is_same_v<T, uint32_t>)
-      return std::type_identity<uint3>{};
     else if constexpr (D::kComponents == 3) return std::type_identity<UniformVector3<T>>{};
     else return std::type_identity<UniformVector4<T>>{};
   } else if constexpr (requires { typename D::value_type; }) {  // Lanes<T, N>, PerThread<S, N>

@@ -474,7 +474,7 @@ TEST_CASE("RWByteAddressBuffer Store without <T> stores the value's own type, as
   // stores an int16_t as 2 bytes; a float stores its bits on SM 6). Hand-worked little-endian
   // words; a bool stores as a 32-bit 1. Before, every value was converted to a 32-bit uint.
   constexpr int N = 4;
-  std::vector<uint32_t> words(20, 0xAAAAAAAAu);
+  std::vector<uint32_t> words(24, 0xAAAAAAAAu);
   const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
   std::vector<float> source = {-2.0f};
   const Buffer<float> floats{std::span<const float>(source)};
@@ -496,12 +496,14 @@ TEST_CASE("RWByteAddressBuffer Store without <T> stores the value's own type, as
     buf.Store(56u, rw_floats[Uint<N>(0u)]);                         // a per-thread reference
     buf.Store(60u, Bool2<N>(Bool<N>(true), Bool<N>(false)));       // bools as 32-bit words
     buf.Store(Uint<N>(68u), 0x0102030405060708ull);                 // unsigned long long: 8 bytes
+    buf.Store(80u, Uint3<N>(4u, 5u, 6u));                          // Store3's words, through Store
   }, SpecProfile(), &shared);
   const std::vector<uint32_t> want = {0x3FC00000u, 0x3E800000u, 0x33334444u, 0x11112222u,
                                       0xFFFEAAAAu, 0xFFFFFFFEu, 1u,          0xC0000000u,
                                       0x3F800000u, 0xBF800000u, 0u,          0x3FF00000u,
                                       7u,          0x3F000000u, 0x3F000000u, 1u,
-                                      0u,          0x05060708u, 0x01020304u, 0xAAAAAAAAu};
+                                      0u,          0x05060708u, 0x01020304u, 0xAAAAAAAAu,
+                                      4u,          5u,          6u,          0xAAAAAAAAu};
   CHECK(words == want);
   CHECK(shared.diagnostics.count() == 0);
 }
