@@ -31,6 +31,29 @@ inline constexpr bool kIsLaneType =
     std::is_same_v<T, uint32_t> || std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> ||
     std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+namespace detail {
+template <class S>
+constexpr auto HlslScalarTag() {
+  if constexpr (kIsLaneType<S>) {
+    return std::type_identity<S>{};
+  } else if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && sizeof(S) >= 2 &&
+                       sizeof(S) <= 8) {
+    using Signed = std::conditional_t<sizeof(S) == 8, int64_t,
+                                      std::conditional_t<sizeof(S) == 4, int32_t, int16_t>>;
+    return std::type_identity<
+        std::conditional_t<std::is_signed_v<S>, Signed, std::make_unsigned_t<Signed>>>{};
+  } else {
+    return std::type_identity<void>{};
+  }
+}
+}  // namespace detail
+
+/// The HLSL scalar type a C++ scalar stands for: a lane type itself; a C++ integer type that
+/// HLSL lacks (1ull is unsigned long long, not uint64_t, here) the HLSL integer of the same size
+/// and signedness; void for the rest (bool, 8-bit types, long double).
+template <class S>
+using HlslScalarOf = typename decltype(detail::HlslScalarTag<S>())::type;
+
 /// Types Highway computes on directly (half goes through float one lane at a time).
 template <class T>
 inline constexpr bool kIsSimdType = kIsLaneType<T> && !std::is_same_v<T, half>;

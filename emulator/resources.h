@@ -220,12 +220,10 @@ constexpr auto StoredTypeTag() {
   } else if constexpr (std::is_arithmetic_v<D> && !kIsLaneType<D>) {
     // C++ scalars HLSL lacks (1ull is unsigned long long, not uint64_t): the HLSL type of the
     // same size and signedness; none has 8 bits or is wider than 64.
-    static_assert(sizeof(D) >= 2 && sizeof(D) <= 8 && std::is_integral_v<D>,
+    static_assert(!std::is_void_v<HlslScalarOf<D>>,
                   "RWByteAddressBuffer::Store: HLSL has no scalar of this type (8-bit, long "
                   "double); convert the value, e.g. uint32_t(x), or name the type: Store<T>(a, x)");
-    using S = std::conditional_t<sizeof(D) == 8, int64_t,
-                                 std::conditional_t<sizeof(D) == 4, int32_t, int16_t>>;
-    return std::type_identity<std::conditional_t<std::is_signed_v<D>, S, std::make_unsigned_t<S>>>{};
+    return std::type_identity<HlslScalarOf<D>>{};
   } else {
     return std::type_identity<D>{};  // an HLSL scalar, a uniform vector or a struct
   }

@@ -577,9 +577,9 @@ Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
   return core::PerComponent<bool>(expr, [](const auto& c) { return WaveActiveAllEqual(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
+  requires kIsLaneType<HlslScalarOf<S>>
 Bool<N> WaveActiveAllEqual(S expr) {
-  return WaveActiveAllEqual(Lanes<S, N>(expr));
+  return WaveActiveAllEqual(Lanes<HlslScalarOf<S>, N>(expr));
 }
 
 // ------------------------------ WaveActiveCountBits
@@ -607,9 +607,9 @@ Vector<T, C, N> WaveActiveSum(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveSum(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveSum(S value) {
-  return WaveActiveSum(Lanes<S, N>(value));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveSum(S value) {
+  return WaveActiveSum(Lanes<HlslScalarOf<S>, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveSum(const Bool<N>&) {
@@ -634,9 +634,9 @@ Vector<T, C, N> WaveActiveProduct(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveProduct(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveProduct(S value) {
-  return WaveActiveProduct(Lanes<S, N>(value));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveProduct(S value) {
+  return WaveActiveProduct(Lanes<HlslScalarOf<S>, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveProduct(const Bool<N>&) {
@@ -669,9 +669,9 @@ Vector<T, C, N> WaveActiveBitAnd(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitAnd(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveBitAnd(S expr) {
-  return WaveActiveBitAnd(Lanes<S, N>(expr));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveBitAnd(S expr) {
+  return WaveActiveBitAnd(Lanes<HlslScalarOf<S>, N>(expr));
 }
 
 // ------------------------------ WaveActiveBitOr
@@ -692,9 +692,9 @@ Vector<T, C, N> WaveActiveBitOr(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitOr(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveBitOr(S expr) {
-  return WaveActiveBitOr(Lanes<S, N>(expr));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveBitOr(S expr) {
+  return WaveActiveBitOr(Lanes<HlslScalarOf<S>, N>(expr));
 }
 
 // ------------------------------ WaveActiveBitXor
@@ -715,9 +715,9 @@ Vector<T, C, N> WaveActiveBitXor(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitXor(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveBitXor(S expr) {
-  return WaveActiveBitXor(Lanes<S, N>(expr));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveBitXor(S expr) {
+  return WaveActiveBitXor(Lanes<HlslScalarOf<S>, N>(expr));
 }
 
 #undef WAVEEMU_UINT_ONLY
@@ -752,9 +752,9 @@ Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveMin(S value) {
-  return WaveActiveMin(Lanes<S, N>(value));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveMin(S value) {
+  return WaveActiveMin(Lanes<HlslScalarOf<S>, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMin(const Bool<N>&) {
@@ -780,9 +780,9 @@ Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<S>
-Lanes<S, N> WaveActiveMax(S value) {
-  return WaveActiveMax(Lanes<S, N>(value));
+  requires kIsLaneType<HlslScalarOf<S>>
+Lanes<HlslScalarOf<S>, N> WaveActiveMax(S value) {
+  return WaveActiveMax(Lanes<HlslScalarOf<S>, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMax(const Bool<N>&) {

@@ -414,6 +414,30 @@ TEST_CASE("Every reduction takes a uniform argument with N: Min, Max, BitAnd/Or/
   }
 }
 
+TEST_CASE("A uniform C++ integer HLSL lacks reduces as the HLSL type of its size and sign") {
+  // 1ull is unsigned long long, not uint64_t, here: WaveActiveSum<N>(1ull) once fell through to
+  // the bool overload's "not bool" assertion. Wave 8, 12 threads: waves of 8 and 4 lanes.
+  constexpr int N = 12;
+  static_assert(std::is_same_v<decltype(WaveActiveSum<N>(1ull)), Lanes<uint64_t, N>>);
+  static_assert(std::is_same_v<decltype(WaveActiveMin<N>(-1ll)), Lanes<int64_t, N>>);
+  static_assert(std::is_same_v<decltype(WavePrefixSum<N>(1ul)), Lanes<uint64_t, N>>);
+  Lanes<uint64_t, N> sum, bor, prefix;
+  Lanes<int64_t, N> min;
+  RunGroup<N>(8, [&] {
+    sum = WaveActiveSum<N>(0x100000000ull);
+    bor = WaveActiveBitOr<N>(1ull << 40);
+    min = WaveActiveMin<N>(-5ll);
+    prefix = WavePrefixSum<N>(3ull);
+  });
+  for (int t = 0; t < N; ++t) {
+    const uint64_t lanes = t < 8 ? 8 : 4;
+    CHECK(sum.lane(t) == lanes << 32);
+    CHECK(bor.lane(t) == uint64_t{1} << 40);
+    CHECK(min.lane(t) == -5);
+    CHECK(prefix.lane(t) == 3u * uint64_t(t % 8));
+  }
+}
+
 TEST_CASE("Helper lanes take no part in wave reductions") {
   constexpr int N = 8;
   const Uint<N> x(std::array<uint32_t, N>{1, 2, 4, 8, 16, 32, 64, 128});
