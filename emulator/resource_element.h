@@ -32,7 +32,9 @@ concept HasW = requires(E e) { e.w; };
 
 template <class E>
 constexpr int VectorComponents() {
-  if constexpr (!std::is_class_v<E> || !HasX<E> || !HasY<E>) {
+  if constexpr (LongVectorShape<E>::kComponents != 0) {
+    return LongVectorShape<E>::kComponents;
+  } else if constexpr (!std::is_class_v<E> || !HasX<E> || !HasY<E>) {
     return 0;
   } else {
     using T = std::remove_cvref_t<decltype(std::declval<E&>().x)>;
@@ -50,13 +52,13 @@ constexpr int VectorComponents() {
 }  // namespace detail
 
 /// A struct {T x, y[, z[, w]]} with nothing else in it: HLSL's uniform vector types (uint3,
-/// float4, ...). Such elements read as Vector<T, C, N>.
+/// float4, ...), or a UniformLongVector<T, C>. Such elements read as Vector<T, C, N>.
 template <class E>
 inline constexpr int kVectorComponents = detail::VectorComponents<E>();
 
 template <class E>
 struct VectorElementTraits {
-  using component_type = std::remove_cvref_t<decltype(std::declval<E&>().x)>;
+  using component_type = std::remove_cvref_t<decltype(detail::UniformComponentAt(std::declval<E&>(), 0))>;
 };
 
 /// A per-thread copy of a struct element: thread t's value is lane(t). Assignment is masked by
@@ -113,10 +115,7 @@ E GetLane(const PerThreadOf<E, N>& v, int t) {
     return v.lane(t);
   } else if constexpr (kVectorComponents<E> != 0) {
     E e;
-    e.x = v.x.lane(t);
-    e.y = v.y.lane(t);
-    if constexpr (kVectorComponents<E> >= 3) e.z = v.z.lane(t);
-    if constexpr (kVectorComponents<E> >= 4) e.w = v.w.lane(t);
+    for (int i = 0; i < kVectorComponents<E>; ++i) detail::UniformComponentAt(e, i) = v[i].lane(t);
     return e;
   } else {
     return v.lane(t);
@@ -129,10 +128,7 @@ void SetLane(PerThreadOf<E, N>& v, int t, const E& e) {
   if constexpr (kIsLaneType<E>) {
     v.set_lane(t, e);
   } else if constexpr (kVectorComponents<E> != 0) {
-    v.x.set_lane(t, e.x);
-    v.y.set_lane(t, e.y);
-    if constexpr (kVectorComponents<E> >= 3) v.z.set_lane(t, e.z);
-    if constexpr (kVectorComponents<E> >= 4) v.w.set_lane(t, e.w);
+    for (int i = 0; i < kVectorComponents<E>; ++i) v[i].set_lane(t, detail::UniformComponentAt(e, i));
   } else {
     v.set_lane(t, e);
   }
@@ -141,11 +137,12 @@ void SetLane(PerThreadOf<E, N>& v, int t, const E& e) {
 namespace detail {
 
 /// How many 32-bit lanes an element E reads as, when its per-thread value is made of them: 1 for
-/// a 4-byte scalar, C for a vector of C 4-byte components; 0 for anything else.
+/// a 4-byte scalar, C for a vector of 2 to 4 4-byte components; 0 for anything else (long
+/// vectors take the element-by-element path).
 template <class E>
 constexpr int WordComponents() {
   if constexpr (kIsSimdType<E>) return sizeof(E) == 4 ? 1 : 0;
-  else if constexpr (kVectorComponents<E> != 0)
+  else if constexpr (kVectorComponents<E> != 0 && kVectorComponents<E> <= 4)
     return sizeof(typename VectorElementTraits<E>::component_type) == 4 ? kVectorComponents<E> : 0;
   else return 0;
 }

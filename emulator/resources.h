@@ -75,9 +75,9 @@ class BufferCore {
 
 template <class E>
 constexpr void CheckTypedElement() {
-  static_assert(kIsLaneType<E> || kVectorComponents<E> != 0,
+  static_assert((kIsLaneType<E> || kVectorComponents<E> != 0) && kVectorComponents<E> <= 4,
                 "Buffer<T>/RWBuffer<T> hold scalars or vectors of up to 4 components; use "
-                "StructuredBuffer<S> for structs");
+                "StructuredBuffer<S> for structs and long vectors");
 }
 
 }  // namespace detail
@@ -212,9 +212,7 @@ constexpr auto StoredTypeTag() {
   } else if constexpr (requires { D::kComponents; }) {  // Vector<T, C, N>
     using T = std::conditional_t<std::is_same_v<typename D::value_type, bool>, uint32_t,
                                  typename D::value_type>;
-    if constexpr (D::kComponents == 2) return std::type_identity<UniformVector2<T>>{};
-    else if constexpr (D::kComponents == 3) return std::type_identity<UniformVector3<T>>{};
-    else return std::type_identity<UniformVector4<T>>{};
+    return std::type_identity<UniformVector<T, D::kComponents>>{};
   } else if constexpr (requires { typename D::value_type; }) {  // Lanes<T, N>, PerThread<S, N>
     return std::type_identity<typename D::value_type>{};
   } else if constexpr (std::is_arithmetic_v<D> && !kIsLaneType<D>) {

@@ -4,6 +4,8 @@
 // operation stays a whole-group SIMD operation. Components are data members (v.x, v.y, v.z,
 // v.w); HLSL's colour names and swizzles are member functions (v.rgb(), v.xy() = ...), because
 // C++ has no computed members. Uniform vectors (the same on every thread) are plain uint3 etc.
+// SM 6.9's long vectors (5 to 1024 components: HLSL vector<T, 8>) are Vector<T, 8, N> too; as in
+// HLSL they have no member names or swizzles, only v[i] and slice<Offset, Count>(v).
 #pragma once
 
 #include "emulator/exec.h"
@@ -46,12 +48,57 @@ using float2 = UniformVector2<float>;
 using float3 = UniformVector3<float>;
 using float4 = UniformVector4<float>;
 
+/// Longest HLSL vector (SM 6.9 long vectors have 5 to 1024 components).
+inline constexpr int kMaxVectorComponents = 1024;
+
+/// A uniform long vector, HLSL vector<T, C> with C from 5 to 1024 (SM 6.9): an element of a
+/// StructuredBuffer, raw buffer or groupshared array. Components by index only, as in HLSL;
+/// UniformLongVector<uint32_t, 5>{1, 2, 3, 4, 5} initialises all of them.
+template <class T, int C>
+struct UniformLongVector {
+  static_assert(C >= 5 && C <= kMaxVectorComponents,
+                "UniformLongVector has 5 to 1024 components; use uint2/float3/UniformVector4<T> "
+                "(or UniformVector<T, C>) for 2 to 4");
+  T c[C] = {};
+  constexpr T& operator[](int i) { return c[i]; }
+  constexpr const T& operator[](int i) const { return c[i]; }
+  friend constexpr bool operator==(const UniformLongVector&, const UniformLongVector&) = default;
+};
+
+namespace detail {
+template <class T, int C>
+constexpr auto UniformVectorTag() {
+  static_assert(C >= 2 && C <= kMaxVectorComponents, "HLSL vectors have 2 to 1024 components");
+  if constexpr (C == 2) return std::type_identity<UniformVector2<T>>{};
+  else if constexpr (C == 3) return std::type_identity<UniformVector3<T>>{};
+  else if constexpr (C == 4) return std::type_identity<UniformVector4<T>>{};
+  else return std::type_identity<UniformLongVector<T, C>>{};
+}
+}  // namespace detail
+
+/// HLSL's uniform vector<T, C>: UniformVector2/3/4<T>, or UniformLongVector<T, C> from 5 on.
+template <class T, int C>
+using UniformVector = typename decltype(detail::UniformVectorTag<T, C>())::type;
+
 namespace detail {
 
-/// E is a plain struct {T x, y[, z[, w]]} of C components of one scalar type (uint3, float4...).
+template <class E>
+struct LongVectorShape {
+  static constexpr int kComponents = 0;
+};
+template <class T, int C>
+struct LongVectorShape<UniformLongVector<T, C>> {
+  using component_type = T;
+  static constexpr int kComponents = C;
+};
+
+/// E is a plain struct {T x, y[, z[, w]]} of C components of one scalar type (uint3, float4...),
+/// or UniformLongVector<T, C>.
 template <class E, int C>
 constexpr bool IsUniformVector() {
-  if constexpr (!std::is_class_v<E>) {
+  if constexpr (LongVectorShape<E>::kComponents != 0) {
+    return LongVectorShape<E>::kComponents == C;
+  } else if constexpr (!std::is_class_v<E>) {
     return false;
   } else if constexpr (!requires(const E& e) { e.x; e.y; }) {
     return false;
@@ -64,12 +111,13 @@ constexpr bool IsUniformVector() {
   }
 }
 
-template <int K, class E>
-auto UniformComponent(const E& e) {
-  if constexpr (K == 0) return e.x;
-  else if constexpr (K == 1) return e.y;
-  else if constexpr (K == 2) return e.z;
-  else return e.w;
+/// Component k of a uniform vector: x, y, z, w, or e[k] for a long one.
+template <class E>
+constexpr auto& UniformComponentAt(E& e, int k) {
+  if constexpr (LongVectorShape<std::remove_const_t<E>>::kComponents != 0) return e[k];
+  else if constexpr (requires { e.w; }) return k == 0 ? e.x : k == 1 ? e.y : k == 2 ? e.z : e.w;
+  else if constexpr (requires { e.z; }) return k == 0 ? e.x : k == 1 ? e.y : e.z;
+  else return k == 0 ? e.x : e.y;
 }
 
 }  // namespace detail
@@ -84,8 +132,26 @@ inline constexpr bool kIsUniformVector = detail::IsUniformVector<E, C>();
 template <class T, int N>
 using LanesOf = std::conditional_t<std::is_same_v<T, bool>, Bool<N>, Lanes<T, N>>;
 
+/// Components of a long vector (5 to 1024): on the heap, since a vector<float, 1024> of a
+/// 64-thread group is 256 KiB, more than a worker thread's stack holds in temporaries. Copies
+/// are deep; assignment is masked component by component, as for the short vectors' members.
 template <class T, int C, int N>
-struct VectorStorage;
+class VectorStorage {
+ public:
+  VectorStorage() : components_(std::make_unique<LanesOf<T, N>[]>(C)) {}
+  VectorStorage(const VectorStorage& other) : VectorStorage() {
+    for (int i = 0; i < C; ++i) components_[i].AssignMasked(other.components_[i], Mask<N>::All());
+  }
+  VectorStorage& operator=(const VectorStorage& other) {
+    for (int i = 0; i < C; ++i) components_[i] = other.components_[i];  // masked
+    return *this;
+  }
+  LanesOf<T, N>& component(int i) { return components_[i]; }
+  const LanesOf<T, N>& component(int i) const { return components_[i]; }
+
+ private:
+  std::unique_ptr<LanesOf<T, N>[]> components_;
+};
 template <class T, int N>
 struct VectorStorage<T, 2, N> {
   LanesOf<T, N> x, y;
@@ -157,7 +223,9 @@ constexpr bool AllDistinct() {
 
 template <class T, int C, int N>
 struct Vector : VectorStorage<T, C, N> {
-  static_assert(C >= 2 && C <= 4, "HLSL vectors have 2 to 4 components");
+  static_assert(C >= 2 && C <= kMaxVectorComponents,
+                "HLSL vectors have 2 to 4 components, or 5 to 1024 (SM 6.9 long vectors)");
+  static constexpr bool kLong = C > 4;
   using component_type = LanesOf<T, N>;
   using value_type = T;
   static constexpr int kComponents = C;
@@ -172,9 +240,17 @@ struct Vector : VectorStorage<T, C, N> {
     requires kIsScalar<S>
   Vector(S s) : Vector(ScalarComponent(s)) {}  // NOLINT
   template <class... Cs>
-    requires(sizeof...(Cs) == C && (std::is_convertible_v<const Cs&, component_type> && ...))
+    requires(!kLong && sizeof...(Cs) == C &&
+             (std::is_convertible_v<const Cs&, component_type> && ...))
   Vector(const Cs&... cs)  // NOLINT: float3(a, b, c)
       : VectorStorage<T, C, N>{component_type(cs)...} {}
+  template <class... Cs>
+    requires(kLong && sizeof...(Cs) == C &&
+             (std::is_convertible_v<const Cs&, component_type> && ...))
+  Vector(const Cs&... cs) {  // NOLINT: vector<uint, 5>(1, 2, 3, 4, 5)
+    int k = 0;
+    (detail::SetUnmasked((*this)[k++], component_type(cs)), ...);
+  }
   /// HLSL's concatenating constructors: float4(v.xyz(), 1.0f), float4(a.xy(), b.xy()).
   template <class... Parts>
     requires(sizeof...(Parts) >= 2 && (detail::PartWidth<Parts>() + ...) == C &&
@@ -187,9 +263,8 @@ struct Vector : VectorStorage<T, C, N> {
   template <class E>
     requires kIsUniformVector<E, C>
   Vector(const E& e) {  // NOLINT
-    [&]<size_t... I>(std::index_sequence<I...>) {
-      (detail::SetUnmasked((*this)[int(I)], ScalarComponent(detail::UniformComponent<I>(e))), ...);
-    }(std::make_index_sequence<C>{});
+    for (int i = 0; i < C; ++i)
+      detail::SetUnmasked((*this)[i], ScalarComponent(detail::UniformComponentAt(e, i)));
   }
   /// Per-component values, thread by thread (host code and tests).
   explicit Vector(const std::array<std::array<T, N>, C>& components) {
@@ -209,8 +284,14 @@ struct Vector : VectorStorage<T, C, N> {
   Vector(const Vector&) = default;
   Vector& operator=(const Vector&) = default;  // memberwise, so masked per component
 
-  component_type& operator[](int i) { return this->*Members()[i]; }
-  const component_type& operator[](int i) const { return this->*Members()[i]; }
+  component_type& operator[](int i) {
+    if constexpr (kLong) return this->component(i);
+    else return this->*Members()[i];
+  }
+  const component_type& operator[](int i) const {
+    if constexpr (kLong) return this->component(i);
+    else return this->*Members()[i];
+  }
 
   /// The components of thread t.
   std::array<T, C> lane(int t) const {
@@ -220,24 +301,28 @@ struct Vector : VectorStorage<T, C, N> {
   }
 
   // Colour names of single components; writes through them are masked like any assignment.
-  component_type& r() { return this->x; }
-  component_type& g() { return this->y; }
-  component_type& b() requires(C >= 3) { return this->z; }
-  component_type& a() requires(C >= 4) { return this->w; }
-  const component_type& r() const { return this->x; }
-  const component_type& g() const { return this->y; }
-  const component_type& b() const requires(C >= 3) { return this->z; }
-  const component_type& a() const requires(C >= 4) { return this->w; }
+  component_type& r() requires(!kLong) { return this->x; }
+  component_type& g() requires(!kLong) { return this->y; }
+  component_type& b() requires(C == 3 || C == 4) { return this->z; }
+  component_type& a() requires(C == 4) { return this->w; }
+  const component_type& r() const requires(!kLong) { return this->x; }
+  const component_type& g() const requires(!kLong) { return this->y; }
+  const component_type& b() const requires(C == 3 || C == 4) { return this->z; }
+  const component_type& a() const requires(C == 4) { return this->w; }
 
   /// v.Swizzle<2, 1>() is v.zy(). On a variable it can be assigned to (masked); note that
   /// `auto s = v.zy();` keeps writing into v -- spell the type to copy: Float2<N> s = v.zy().
   template <int... I>
   SwizzleRef<T, C, N, I...> Swizzle() & {
+    static_assert(!kLong, "long vectors (more than 4 components) have no swizzles in HLSL: use "
+                          "v[i], or slice<Offset, Count>(v) for a shorter vector");
     static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
     return SwizzleRef<T, C, N, I...>(*this);
   }
   template <int... I>
   Vector<T, int(sizeof...(I)), N> Swizzle() const& {
+    static_assert(!kLong, "long vectors (more than 4 components) have no swizzles in HLSL: use "
+                          "v[i], or slice<Offset, Count>(v) for a shorter vector");
     static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
     return Vector<T, int(sizeof...(I)), N>((*this)[I]...);
   }
@@ -449,6 +534,27 @@ template <int N> using Double2 = Vector<double, 2, N>;
 template <int N> using Double3 = Vector<double, 3, N>;
 template <int N> using Double4 = Vector<double, 4, N>;
 
+// ------------------------------ slice
+/// slice<Offset, Count>(v) (SM 6.9): components Offset .. Offset + Count - 1 of any vector, the
+/// long vectors' stand-in for swizzles; slice<Count>(v) starts at 0. One component gives the
+/// per-thread scalar, as vector<T, 1> is one.
+template <int Offset, int Count, class T, int C, int N>
+auto slice(const Vector<T, C, N>& v) {
+  static_assert(Offset >= 0 && Count >= 1 && Offset + Count <= C,
+                "slice<Offset, Count>(v) reads past the vector's last component");
+  if constexpr (Count == 1) {
+    return LanesOf<T, N>(v[Offset]);
+  } else {
+    Vector<T, Count, N> r;
+    for (int i = 0; i < Count; ++i) detail::SetUnmasked(r[i], v[Offset + i]);
+    return r;
+  }
+}
+template <int Count, class T, int C, int N>
+auto slice(const Vector<T, C, N>& v) {
+  return slice<0, Count>(v);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Element-wise operators: vector (op) vector, vector (op) per-thread scalar, vector (op) plain
 // scalar, and the mirror images. The result is built (unmasked); assigning it is masked.
@@ -458,9 +564,15 @@ namespace detail {
 /// Vector<R, C, N> whose component i is f(i).
 template <class R, int C, int N, class F>
 Vector<R, C, N> BuildVector(F&& f) {
-  return [&]<size_t... I>(std::index_sequence<I...>) {
-    return Vector<R, C, N>(f(int(I))...);
-  }(std::make_index_sequence<C>{});
+  if constexpr (C > 4) {  // long vectors: one component at a time, without a pack of C values
+    Vector<R, C, N> r;
+    for (int i = 0; i < C; ++i) SetUnmasked(r[i], LanesOf<R, N>(f(i)));
+    return r;
+  } else {
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      return Vector<R, C, N>(f(int(I))...);
+    }(std::make_index_sequence<C>{});
+  }
 }
 
 /// Vector<float, C, N> (op) Lanes<uint32_t, N>: HLSL converts the integer to the float type.

@@ -77,9 +77,8 @@ typename WaveArg<V>::Value MapWaveArg(const V& v, F&& f) {
   if constexpr (A::kComponents == 1) {
     return f(static_cast<const typename A::Component&>(v), 0);
   } else {
-    return [&]<size_t... I>(std::index_sequence<I...>) {
-      return typename A::Value(f(v[int(I)], int(I))...);
-    }(std::make_index_sequence<A::kComponents>{});
+    return BuildVector<typename A::Scalar, A::kComponents, A::kN>(
+        [&](int i) { return f(v[i], i); });
   }
 }
 

@@ -546,9 +546,7 @@ Bool<N> ActiveAllEqual(const Bool<N>& x, const Mask<N>& mask, int W) {
 /// a wave op returns a value, and only the caller's assignment is masked.
 template <class R, class T, int C, int N, class F>
 Vector<R, C, N> PerComponent(const Vector<T, C, N>& v, F&& f) {
-  return [&]<size_t... I>(std::index_sequence<I...>) {
-    return Vector<R, C, N>(f(v[int(I)])...);
-  }(std::make_index_sequence<C>{});
+  return detail::BuildVector<R, C, N>([&](int i) { return f(v[i]); });
 }
 
 }  // namespace core
