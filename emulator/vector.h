@@ -59,6 +59,8 @@ struct UniformLongVector {
   static_assert(C >= 5 && C <= kMaxVectorComponents,
                 "UniformLongVector has 5 to 1024 components; use uint2/float3/UniformVector4<T> "
                 "(or UniformVector<T, C>) for 2 to 4");
+  static_assert(kIsLaneType<T>, "UniformLongVector<T, C>: T is an HLSL numeric scalar (int16_t "
+                                "to double); buffers store bools as uint32_t");
   T c[C] = {};
   constexpr T& operator[](int i) { return c[i]; }
   constexpr const T& operator[](int i) const { return c[i]; }
@@ -132,9 +134,9 @@ inline constexpr bool kIsUniformVector = detail::IsUniformVector<E, C>();
 template <class T, int N>
 using LanesOf = std::conditional_t<std::is_same_v<T, bool>, Bool<N>, Lanes<T, N>>;
 
-/// Components of a long vector (5 to 1024): on the heap, since a vector<float, 1024> of a
-/// 64-thread group is 256 KiB, more than a worker thread's stack holds in temporaries. Copies
-/// are deep; assignment is masked component by component, as for the short vectors' members.
+/// Components of a long vector (5 to 1024): on the heap, so that a kernel's temporaries cost
+/// little stack (a vector<float, 1024> of a 64-thread group is 256 KiB). Copies are deep;
+/// assignment is masked component by component, as for the short vectors' members.
 template <class T, int C, int N>
 class VectorStorage {
  public:
@@ -314,16 +316,12 @@ struct Vector : VectorStorage<T, C, N> {
   /// `auto s = v.zy();` keeps writing into v -- spell the type to copy: Float2<N> s = v.zy().
   template <int... I>
   SwizzleRef<T, C, N, I...> Swizzle() & {
-    static_assert(!kLong, "long vectors (more than 4 components) have no swizzles in HLSL: use "
-                          "v[i], or slice<Offset, Count>(v) for a shorter vector");
-    static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
+    CheckSwizzle<I...>();
     return SwizzleRef<T, C, N, I...>(*this);
   }
   template <int... I>
   Vector<T, int(sizeof...(I)), N> Swizzle() const& {
-    static_assert(!kLong, "long vectors (more than 4 components) have no swizzles in HLSL: use "
-                          "v[i], or slice<Offset, Count>(v) for a shorter vector");
-    static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
+    CheckSwizzle<I...>();
     return Vector<T, int(sizeof...(I)), N>((*this)[I]...);
   }
 
@@ -448,6 +446,12 @@ struct Vector : VectorStorage<T, C, N> {
   template <class R> Vector& operator>>=(const R& r) { return *this = *this >> r; }
 
  private:
+  template <int... I>
+  static constexpr void CheckSwizzle() {
+    static_assert(!kLong, "long vectors (more than 4 components) have no swizzles in HLSL: use "
+                          "v[i], or slice<Offset, Count>(v) for a shorter vector");
+    static_assert(detail::SwizzleFits<C, I...>(), "swizzle names a component the vector lacks");
+  }
   static constexpr auto Members() {
     using B = VectorStorage<T, C, N>;
     if constexpr (C == 2) return std::array<component_type B::*, 2>{&B::x, &B::y};

@@ -66,18 +66,6 @@ void SweepLong(const char* what, const Comps<T, C, N>& comps, Call call, Ref ref
       }
 }
 
-/// Per-thread lane index of the first active lane of the thread's wave (0 where none is).
-template <int N>
-Uint<N> FirstActiveLaneOfWave(const Mask<N>& mask, int W) {
-  Uint<N> r(0u);
-  for (int t = 0; t < N; ++t) {
-    const int wave = t / W;
-    const std::vector<int> active = ActiveThreads(mask, wave, W);
-    if (!active.empty()) r.set_lane(t, uint32_t(active[0] - wave * W));
-  }
-  return r;
-}
-
 }  // namespace
 
 #define WAVEEMU_LONG_SHAPES                                                                \
@@ -119,12 +107,19 @@ TEST_CASE("A long vector is built, indexed, sliced and assigned as HLSL's vector
     CHECK(from_short.lane(i) == std::array<uint32_t, 2>{6, 7});
   }
 
-  // Assignment, whole or through v[i], is masked; copies are deep.
+  // Assignment, whole or through v[i], is masked; copies are deep, and a copy constructed under
+  // a mask copies every thread (construction is not assignment).
   Vector<uint32_t, 5, N> copy = listed;
+  Vector<uint32_t, 5, N> copied_under_mask(0u);
   RunGroup<N>(4, [&] {
     if_(t >= 5u, [&] {
+      const Vector<uint32_t, 5, N> local = listed;
+      copied_under_mask = local;  // masked: threads 0-4 keep their 0
       listed = broadcast.lane(0)[0] + Vector<uint32_t, 5, N>(t);  // 7 + t in every component
       listed[0] = Uint<N>(100u);
+      // The copy made under the mask still holds every thread's components.
+      for (int i = 0; i < N; ++i)
+        CHECK(local.lane(i) == std::array<uint32_t, 5>{1, 2, uint32_t(i), 4, 2 * uint32_t(i)});
     });
   });
   for (int i = 0; i < N; ++i) {
@@ -133,6 +128,7 @@ TEST_CASE("A long vector is built, indexed, sliced and assigned as HLSL's vector
     const std::array<uint32_t, 5> after{100, 7 + ti, 7 + ti, 7 + ti, 7 + ti};
     CHECK(listed.lane(i) == (i >= 5 ? after : before));
     CHECK(copy.lane(i) == before);  // the copy kept its own components
+    CHECK(copied_under_mask.lane(i) == (i >= 5 ? before : std::array<uint32_t, 5>{}));
   }
 }
 
@@ -180,7 +176,7 @@ TEST_CASE("Long vectors take HLSL's element-wise operators and intrinsics compon
   }
 }
 
-TEST_CASE("vector<float, 1024> is the longest vector and fits on a worker's stack") {
+TEST_CASE("vector<uint, 1024>, the longest vector, sums component by component") {
   // 1024 components of a 128-thread group are 512 KiB per value; they live on the heap.
   constexpr int N = 128;
   constexpr int C = kMaxVectorComponents;
@@ -310,10 +306,12 @@ TEST_CASE_TEMPLATE("WaveMatch of a long vector matches lanes equal in every comp
                    int64_t, float) {
   constexpr int C = 6;
   constexpr int N = 64;
-  // Component c of thread t is (t / (c + 1)) % 3: few distinct tuples, so lanes match in groups.
+  // Components 0 to C - 2 of thread t are (t + c) % 4, so they group lanes by t % 4; the last
+  // component is bit 3 of t, which splits each of those groups (at wave sizes from 16): a match
+  // that skipped any component, the last included, would set too many bits.
   Comps<T, C, N> comps;
   for (int c = 0; c < C; ++c)
-    for (int t = 0; t < N; ++t) comps[c][t] = T((t / (c + 1)) % 3);
+    for (int t = 0; t < N; ++t) comps[c][t] = T(c < C - 1 ? (t + c) % 4 : (t >> 3) & 1);
   const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
   for (int W : kWaveSizes)
     for (const auto& p : AllMaskPatterns<N>(W)) {

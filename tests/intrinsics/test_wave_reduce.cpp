@@ -420,7 +420,6 @@ TEST_CASE("A uniform C++ integer HLSL lacks reduces as the HLSL type of its size
   constexpr int N = 12;
   static_assert(std::is_same_v<decltype(WaveActiveSum<N>(1ull)), Lanes<uint64_t, N>>);
   static_assert(std::is_same_v<decltype(WaveActiveMin<N>(-1ll)), Lanes<int64_t, N>>);
-  static_assert(std::is_same_v<decltype(WavePrefixSum<N>(1ul)), Lanes<uint64_t, N>>);
   Lanes<uint64_t, N> sum, bor, prefix;
   Lanes<int64_t, N> min;
   RunGroup<N>(8, [&] {
