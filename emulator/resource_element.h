@@ -1,8 +1,9 @@
 // resource_element.h -- how one buffer or groupshared element maps to per-thread values.
 //
 // A scalar element T reads as Lanes<T, N>; a vector element (a plain struct {T x, y[, z[, w]]},
-// such as uint3 or float4, or a UniformLongVector<T, C>) reads as Vector<T, C, N>; any other trivially copyable struct S reads
-// as PerThread<S, N>: N copies of S, one per thread, with .field(&S::member) for one member.
+// such as uint3 or float4, or a UniformLongVector<T, C>) reads as Vector<T, C, N>; any other
+// trivially copyable struct S reads as PerThread<S, N>: N copies of S, one per thread, with
+// .field(&S::member) for one member.
 #pragma once
 
 #include "emulator/lanes.h"

@@ -2,7 +2,7 @@
 //
 // RW[i] with a per-thread index is an ElementRef: it gathers for active threads when read and
 // scatters for active threads when assigned, and is the destination of Interlocked*. RW[u] with a
-// uniform index is a UniformRef to one element. Both are views (pointer semantics), so writes
+// uniform index is a UniformRef to one element. RW[i][k] is one component of a vector element. Both are views (pointer semantics), so writes
 // work through a const resource, as through a descriptor.
 #pragma once
 
@@ -140,6 +140,52 @@ bool IsConsecutiveInBounds(const Uint<N>& index, uint64_t count) {
                                              hn::FirstN(d, size_t(N - i))));
   }
   return hn::AllFalse(d, mismatch);
+}
+
+/// Byte offset of component k of a vector element E (HLSL's buf[i][k]); a k past the vector's
+/// last component is a KernelError (HLSL leaves a dynamic out-of-range index undefined).
+template <class E>
+uint64_t ComponentOffset(int k) {
+  constexpr int kComponents = kVectorComponents<E>;
+  if (k < 0 || k >= kComponents)
+    throw KernelError(fmt::format("vector component index {} is out of range: the element has {} "
+                                  "components (0 to {})",
+                                  k, kComponents, kComponents - 1));
+  return uint64_t(k) * sizeof(typename VectorElementTraits<E>::component_type);
+}
+
+/// The components of a binding's vector elements E seen as an array of their own, for a
+/// per-thread component index (HLSL's gs[0][tid] = x): entry i * (stride / component size) + k
+/// is component k of element i.
+template <class E>
+MemoryBinding ComponentView(const MemoryBinding& m) {
+  constexpr uint64_t size = sizeof(typename VectorElementTraits<E>::component_type);
+  // A vector member sits at a multiple of its component's size, and every stride is a multiple
+  // of the element's alignment, so the components of all elements line up.
+  MemoryBinding v = m;
+  v.base = m.base ? m.base + m.offset : nullptr;
+  v.offset = 0;
+  v.stride = size;
+  v.count = m.count * (m.stride / size);
+  return v;
+}
+
+/// Per-thread entry of ComponentView<E>(m) for element `element[t]`, component `k[t]`; a thread
+/// whose element is out of bounds, or whose k is past the last component, gets the view's
+/// count, so its access is out of bounds (read 0, write dropped, counted) and never lands on a
+/// neighbouring component.
+template <class E, int N, class I>
+Uint<N> ComponentIndex(const MemoryBinding& m, const Uint<N>& element, const Lanes<I, N>& k) {
+  constexpr uint32_t kComponents = uint32_t(kVectorComponents<E>);
+  const auto& ku = ToIndex(k);
+  const uint64_t per = m.stride / sizeof(typename VectorElementTraits<E>::component_type);
+  const uint32_t beyond = uint32_t(m.count * per);
+  Uint<N> r{NoInit{}};
+  for (int t = 0; t < N; ++t) {
+    const uint32_t e = element.lane(t), c = ku.lane(t);
+    r.set_lane(t, m.InBounds(e) && c < kComponents ? uint32_t(e * per + c) : beyond);
+  }
+  return r;
 }
 
 /// The element pointer of a run of consecutive in-bounds scalar elements, or nullptr when the
@@ -506,6 +552,23 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     b.offset += MemberOffset(member);
     return ElementRef<M, N>(b, index_);
   }
+  /// One component of a vector element at a uniform index k: RW[i][5] = x writes just that
+  /// component (HLSL's subscript; the way into a long vector's components, which have no names).
+  auto operator[](int k) const
+    requires(kVectorComponents<E> != 0)
+  {
+    MemoryBinding b = binding_;
+    b.offset += detail::ComponentOffset<E>(k);
+    return ElementRef<typename VectorElementTraits<E>::component_type, N>(b, index_);
+  }
+  /// One component per thread: RW[i][k] with a per-thread k.
+  template <class I>
+  auto operator[](const Lanes<I, N>& k) const
+    requires(kVectorComponents<E> != 0)
+  {
+    return ElementRef<typename VectorElementTraits<E>::component_type, N>(
+        detail::ComponentView<E>(binding_), detail::ComponentIndex<E>(binding_, index_, k));
+  }
 
   /// Calls f(thread, E* or nullptr when out of bounds) for the threads of `mask`, ascending.
   template <class F>
@@ -690,6 +753,23 @@ class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
     MemoryBinding b = binding_;
     b.offset += MemberOffset(member);
     return UniformRef<M>(b, index_);
+  }
+  /// One component of a vector element at a uniform index k: gs[0][5] = x (see ElementRef).
+  auto operator[](int k) const
+    requires(kVectorComponents<E> != 0)
+  {
+    MemoryBinding b = binding_;
+    b.offset += detail::ComponentOffset<E>(k);
+    return UniformRef<typename VectorElementTraits<E>::component_type>(b, index_);
+  }
+  /// One component per thread of the one element: gs[0][tid] = x.
+  template <class I, int N>
+  auto operator[](const Lanes<I, N>& k) const
+    requires(kVectorComponents<E> != 0)
+  {
+    return ElementRef<typename VectorElementTraits<E>::component_type, N>(
+        detail::ComponentView<E>(binding_),
+        detail::ComponentIndex<E>(binding_, Uint<N>(index_), k));
   }
 
   /// The element's address, or nullptr when out of bounds.

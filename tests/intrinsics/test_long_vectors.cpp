@@ -38,19 +38,11 @@ Comps<T, C, N> Inputs(uint32_t seed) {
   return comps;
 }
 
-template <class T, int C, int N>
-Vector<T, C, N> VectorOf(const Comps<T, C, N>& comps) {
-  Vector<T, C, N> v;
-  for (int c = 0; c < C; ++c)
-    for (int t = 0; t < N; ++t) v[c].set_lane(t, comps[c][t]);
-  return v;
-}
-
 /// For every profile, wave size and mask: out = call(x) inside if_(mask), each component checked
 /// against ref(component values, mask, W, profile); inactive threads keep the sentinel.
 template <class T, int C, int N, class Call, class Ref>
 void SweepLong(const char* what, const Comps<T, C, N>& comps, Call call, Ref ref) {
-  const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+  const Vector<T, C, N> x = Vector<T, C, N>(comps);
   using R = typename decltype(call(x))::value_type;
   for (const DeviceProfile& prof : Profiles())
     for (int W : kWaveSizes)
@@ -281,7 +273,7 @@ TEST_CASE_TEMPLATE("WaveReadLaneFirst and WaveReadLaneAt read every component of
         const std::vector<int> active = ActiveThreads(p.mask, t / W, W);
         if (!active.empty()) last.set_lane(t, uint32_t(active.back() - t / W * W));
       }
-      const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+      const Vector<T, C, N> x = Vector<T, C, N>(comps);
       Vector<T, C, N> out(Sentinel<T>());
       RunGroup<N>(W, [&] { if_(Bool<N>::FromMask(p.mask), [&] { out = WaveReadLaneAt(x, last); }); });
       for (int c = 0; c < C; ++c) {
@@ -293,7 +285,7 @@ TEST_CASE_TEMPLATE("WaveReadLaneFirst and WaveReadLaneAt read every component of
       }
     }
   // A uniform lane index: lane 0 of every wave, with every lane active.
-  const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+  const Vector<T, C, N> x = Vector<T, C, N>(comps);
   for (int W : kWaveSizes) {
     Vector<T, C, N> out;
     RunGroup<N>(W, [&] { out = WaveReadLaneAt(x, 0u); });
@@ -312,7 +304,7 @@ TEST_CASE_TEMPLATE("WaveMatch of a long vector matches lanes equal in every comp
   Comps<T, C, N> comps;
   for (int c = 0; c < C; ++c)
     for (int t = 0; t < N; ++t) comps[c][t] = T(c < C - 1 ? (t + c) % 4 : (t >> 3) & 1);
-  const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+  const Vector<T, C, N> x = Vector<T, C, N>(comps);
   for (int W : kWaveSizes)
     for (const auto& p : AllMaskPatterns<N>(W)) {
       Uint4<N> out(Sentinel<uint32_t>());
@@ -337,7 +329,7 @@ TEST_CASE_TEMPLATE("WaveMultiPrefix ops of a long vector work component by compo
   constexpr int C = 5;
   constexpr int N = 64;
   const Comps<T, C, N> comps = Inputs<T, C, N>(97);
-  const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+  const Vector<T, C, N> x = Vector<T, C, N>(comps);
   std::vector<Op> ops = {Op::kSum, Op::kProduct};
   if constexpr (kIsUintOnly<T>) ops.insert(ops.end(), {Op::kBitAnd, Op::kBitOr, Op::kBitXor});
   for (int W : kWaveSizes)
@@ -386,7 +378,7 @@ TEST_CASE_TEMPLATE("Quad reads of a long vector read every component across the 
   constexpr int C = S::C;
   constexpr int N = 64;
   const Comps<T, C, N> comps = Inputs<T, C, N>(101);
-  const Vector<T, C, N> x = VectorOf<T, C, N>(comps);
+  const Vector<T, C, N> x = Vector<T, C, N>(comps);
   for (int W : kWaveSizes) {
     Vector<T, C, N> across_x, across_y, diagonal, lane2;
     RunGroup<N>(W, [&] {
@@ -478,4 +470,55 @@ TEST_CASE("Long vectors load and store through structured and raw buffers and gr
   }
   for (uint32_t w = 0; w < 20; ++w) CHECK(words[w] == w / 5 + w % 5);  // 4 vectors of 5 words
   CHECK(words[20] == 0xEEEEEEEEu);
+}
+
+TEST_CASE("One component of a buffer or groupshared vector element is read and written by index") {
+  // HLSL's RW[i][k] and gs[0][tid]: a uniform or per-thread k, under the mask; a k past the last
+  // component is out of bounds (counted, never a neighbouring component), or a KernelError when
+  // uniform.
+  constexpr int N = 8;
+  using V5 = UniformLongVector<uint32_t, 5>;
+  std::vector<V5> elems(2);
+  const RWStructuredBuffer<V5> rw{std::span<V5>(elems)};
+  std::vector<uint4> shorts(N);
+  const RWStructuredBuffer<uint4> rw4{std::span<uint4>(shorts)};
+  V5 whole{};
+  Uint<N> read_back(0u), read_uniform(0u);
+  DispatchShared shared;
+  RunGroup<N>(8, [&] {
+    const Uint<N> t(std::array<uint32_t, N>{0, 1, 2, 3, 4, 5, 6, 7});
+    // Per-thread element and component: thread t writes element t / 5, component t % 5, but
+    // thread 7 names component 5 of element 0 -- past its end, not element 1's component 0.
+    rw[select(t == 7u, 0u, t / 5u)][select(t == 7u, 5u, t % 5u)] = t + 100u;
+    read_back = rw[t / 5u][t % 5u];
+    // A uniform component of per-thread elements, under a mask: only component 2 changes.
+    if_(t % 2u == 0u, [&] { rw4[t][2] = t * 3u; });
+    // One groupshared element, each thread filling its own component.
+    GroupShared<UniformLongVector<uint32_t, 8>> g;
+    g[t] = t + 10u;
+    GroupMemoryBarrierWithGroupSync();
+    whole = V5{};
+    const UniformLongVector<uint32_t, 8> all = g;
+    for (int k = 0; k < 5; ++k) whole[k] = all[k + 3];
+    // A uniform element and component.
+    rw[1u][4] = 77u;
+    read_uniform = Uint<N>(rw[1u][4]);
+  }, SpecProfile(), &shared);
+  CHECK(elems[0] == V5{100, 101, 102, 103, 104});
+  CHECK(elems[1] == V5{105, 106, 0, 0, 77});  // component 0 is thread 5's, not thread 7's
+  CHECK(shared.out_of_bounds_writes.load() == 1);  // thread 7
+  for (int t = 0; t < N; ++t) {
+    CHECK(read_back.lane(t) == (t < 7 ? uint32_t(t) + 100u : 0u));  // element 1 comp 2 is 0
+    CHECK(shorts[t].z == (t % 2 == 0 ? uint32_t(t) * 3u : 0u));
+    CHECK(shorts[t].x == 0u);
+    CHECK(read_uniform.lane(t) == 77u);
+  }
+  CHECK(whole == V5{13, 14, 15, 16, 17});
+
+  // A uniform component past the end is a kernel error that names the index and the size.
+  RunGroup<N>(8, [&] {
+    CHECK_THROWS_WITH_AS(rw[0u][5], "vector component index 5 is out of range: the element has 5 "
+                                    "components (0 to 4)",
+                         KernelError);
+  });
 }
