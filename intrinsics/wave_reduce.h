@@ -551,6 +551,27 @@ Vector<R, C, N> PerComponent(const Vector<T, C, N>& v, F&& f) {
 
 }  // namespace core
 
+namespace detail {
+/// A plain scalar a uniform-argument wave op accepts (WaveActiveSum<N>(1u)); bool has its own
+/// overloads.
+template <class S>
+inline constexpr bool kIsUniformWaveArg =
+    (std::is_arithmetic_v<S> && !std::is_same_v<S, bool>) || std::is_same_v<S, half>;
+template <class S, int N>
+constexpr auto UniformArgTag() {
+  static_assert(!std::is_void_v<HlslScalarOf<S>>,
+                "wave ops take HLSL scalars, and this C++ type has none (an 8-bit integer, long "
+                "double): convert the argument, e.g. WaveActiveSum<N>(uint32_t(x))");
+  if constexpr (std::is_void_v<HlslScalarOf<S>>) return std::type_identity<Lanes<uint32_t, N>>{};
+  else return std::type_identity<Lanes<HlslScalarOf<S>, N>>{};
+}
+}  // namespace detail
+
+/// The per-thread value a uniform wave-op argument S becomes: Lanes of the HLSL scalar S stands
+/// for (HlslScalarOf: 1ull is a uint64_t).
+template <class S, int N>
+using UniformArgLanes = typename decltype(detail::UniformArgTag<S, N>())::type;
+
 /// HLSL's uint_only<> class: WaveActiveBitAnd/Or/Xor accept uint and uint64_t and nothing else.
 template <class T>
 inline constexpr bool kIsUintOnly = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
@@ -575,9 +596,9 @@ Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
   return core::PerComponent<bool>(expr, [](const auto& c) { return WaveActiveAllEqual(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
+  requires detail::kIsUniformWaveArg<S>
 Bool<N> WaveActiveAllEqual(S expr) {
-  return WaveActiveAllEqual(Lanes<HlslScalarOf<S>, N>(expr));
+  return WaveActiveAllEqual(UniformArgLanes<S, N>(expr));
 }
 
 // ------------------------------ WaveActiveCountBits
@@ -605,9 +626,9 @@ Vector<T, C, N> WaveActiveSum(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveSum(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveSum(S value) {
-  return WaveActiveSum(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveSum(S value) {
+  return WaveActiveSum(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveSum(const Bool<N>&) {
@@ -632,9 +653,9 @@ Vector<T, C, N> WaveActiveProduct(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveProduct(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveProduct(S value) {
-  return WaveActiveProduct(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveProduct(S value) {
+  return WaveActiveProduct(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveProduct(const Bool<N>&) {
@@ -667,9 +688,9 @@ Vector<T, C, N> WaveActiveBitAnd(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitAnd(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveBitAnd(S expr) {
-  return WaveActiveBitAnd(Lanes<HlslScalarOf<S>, N>(expr));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveBitAnd(S expr) {
+  return WaveActiveBitAnd(UniformArgLanes<S, N>(expr));
 }
 
 // ------------------------------ WaveActiveBitOr
@@ -690,9 +711,9 @@ Vector<T, C, N> WaveActiveBitOr(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitOr(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveBitOr(S expr) {
-  return WaveActiveBitOr(Lanes<HlslScalarOf<S>, N>(expr));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveBitOr(S expr) {
+  return WaveActiveBitOr(UniformArgLanes<S, N>(expr));
 }
 
 // ------------------------------ WaveActiveBitXor
@@ -713,9 +734,9 @@ Vector<T, C, N> WaveActiveBitXor(const Vector<T, C, N>& expr) {
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitXor(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveBitXor(S expr) {
-  return WaveActiveBitXor(Lanes<HlslScalarOf<S>, N>(expr));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveBitXor(S expr) {
+  return WaveActiveBitXor(UniformArgLanes<S, N>(expr));
 }
 
 #undef WAVEEMU_UINT_ONLY
@@ -750,9 +771,9 @@ Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveMin(S value) {
-  return WaveActiveMin(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveMin(S value) {
+  return WaveActiveMin(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMin(const Bool<N>&) {
@@ -778,9 +799,9 @@ Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WaveActiveMax(S value) {
-  return WaveActiveMax(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WaveActiveMax(S value) {
+  return WaveActiveMax(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WaveActiveMax(const Bool<N>&) {

@@ -222,9 +222,9 @@ Vector<T, C, N> WavePrefixSum(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixSum(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WavePrefixSum(S value) {
-  return WavePrefixSum(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WavePrefixSum(S value) {
+  return WavePrefixSum(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WavePrefixSum(const Bool<N>&) {
@@ -249,9 +249,9 @@ Vector<T, C, N> WavePrefixProduct(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixProduct(c); });
 }
 template <int N, class S>
-  requires kIsLaneType<HlslScalarOf<S>>
-Lanes<HlslScalarOf<S>, N> WavePrefixProduct(S value) {
-  return WavePrefixProduct(Lanes<HlslScalarOf<S>, N>(value));
+  requires detail::kIsUniformWaveArg<S>
+UniformArgLanes<S, N> WavePrefixProduct(S value) {
+  return WavePrefixProduct(UniformArgLanes<S, N>(value));
 }
 template <int N>
 Bool<N> WavePrefixProduct(const Bool<N>&) {
