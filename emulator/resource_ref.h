@@ -2,8 +2,9 @@
 //
 // RW[i] with a per-thread index is an ElementRef: it gathers for active threads when read and
 // scatters for active threads when assigned, and is the destination of Interlocked*. RW[u] with a
-// uniform index is a UniformRef to one element. RW[i][k] is one component of a vector element. Both are views (pointer semantics), so writes
-// work through a const resource, as through a descriptor.
+// uniform index is a UniformRef to one element; RW[i][k] is one component of a vector element.
+// All are views (pointer semantics), so writes work through a const resource, as through a
+// descriptor.
 #pragma once
 
 #include "emulator/exec.h"
