@@ -59,7 +59,8 @@ inline constexpr int kVectorComponents = detail::VectorComponents<E>();
 
 template <class E>
 struct VectorElementTraits {
-  using component_type = std::remove_cvref_t<decltype(detail::UniformComponentAt(std::declval<E&>(), 0))>;
+  using component_type =
+      std::remove_cvref_t<decltype(detail::UniformComponentAt(std::declval<E&>(), 0))>;
 };
 
 /// A per-thread copy of a struct element: thread t's value is lane(t). Assignment is masked by
@@ -129,7 +130,8 @@ void SetLane(PerThreadOf<E, N>& v, int t, const E& e) {
   if constexpr (kIsLaneType<E>) {
     v.set_lane(t, e);
   } else if constexpr (kVectorComponents<E> != 0) {
-    for (int i = 0; i < kVectorComponents<E>; ++i) v[i].set_lane(t, detail::UniformComponentAt(e, i));
+    for (int i = 0; i < kVectorComponents<E>; ++i)
+      v[i].set_lane(t, detail::UniformComponentAt(e, i));
   } else {
     v.set_lane(t, e);
   }

@@ -217,8 +217,8 @@ TEST_CASE_TEMPLATE("Wave reductions and scans of long vectors work component by 
         [is_max](const Vector<T, C, N>& x) { return is_max ? WaveActiveMax(x) : WaveActiveMin(x); },
         [is_max](const Arr<T, N>& in, const Mask<N>& mask, int W, const DeviceProfile& prof) {
           int unused = 0;
-          return PerWave<T>(mask, W,
-                            [&](int w) { return MinMaxWave(is_max, in, mask, w, W, prof, unused); });
+          return PerWave<T>(
+              mask, W, [&](int w) { return MinMaxWave(is_max, in, mask, w, W, prof, unused); });
         });
   }
   if constexpr (kIsUintOnly<T>) {
@@ -249,8 +249,8 @@ TEST_CASE_TEMPLATE("Wave reductions and scans of long vectors work component by 
                       Vector<uint32_t, C, N>(0u));
       },
       [](const Arr<T, N>& in, const Mask<N>& mask, int W, const DeviceProfile& prof) {
-        return PerWave<uint32_t>(mask, W,
-                                 [&](int w) { return AllEqualWave(in, mask, w, W, prof) ? 1u : 0u; });
+        return PerWave<uint32_t>(
+            mask, W, [&](int w) { return AllEqualWave(in, mask, w, W, prof) ? 1u : 0u; });
       });
 }
 
@@ -275,7 +275,9 @@ TEST_CASE_TEMPLATE("WaveReadLaneFirst and WaveReadLaneAt read every component of
       }
       const Vector<T, C, N> x = Vector<T, C, N>(comps);
       Vector<T, C, N> out(Sentinel<T>());
-      RunGroup<N>(W, [&] { if_(Bool<N>::FromMask(p.mask), [&] { out = WaveReadLaneAt(x, last); }); });
+      RunGroup<N>(W, [&] {
+        if_(Bool<N>::FromMask(p.mask), [&] { out = WaveReadLaneAt(x, last); });
+      });
       for (int c = 0; c < C; ++c) {
         Arr<T, N> want{};
         for (int t = 0; t < N; ++t) want[t] = comps[c][t / W * W + int(last.lane(t))];
