@@ -57,6 +57,12 @@ constexpr int VectorComponents() {
 template <class E>
 inline constexpr int kVectorComponents = detail::VectorComponents<E>();
 
+/// A vector element of 2 to 4 components: what typed buffers and textures hold (with scalars),
+/// and what the word-gather paths take. Long vectors (SM 6.9) live only in structured and raw
+/// buffers and groupshared memory.
+template <class E>
+inline constexpr bool kIsShortVector = kVectorComponents<E> >= 2 && kVectorComponents<E> <= 4;
+
 template <class E>
 struct VectorElementTraits {
   using component_type =
@@ -145,7 +151,7 @@ namespace detail {
 template <class E>
 constexpr int WordComponents() {
   if constexpr (kIsSimdType<E>) return sizeof(E) == 4 ? 1 : 0;
-  else if constexpr (kVectorComponents<E> != 0 && kVectorComponents<E> <= 4)
+  else if constexpr (kIsShortVector<E>)
     return sizeof(typename VectorElementTraits<E>::component_type) == 4 ? kVectorComponents<E> : 0;
   else return 0;
 }

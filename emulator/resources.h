@@ -75,7 +75,7 @@ class BufferCore {
 
 template <class E>
 constexpr void CheckTypedElement() {
-  static_assert((kIsLaneType<E> || kVectorComponents<E> != 0) && kVectorComponents<E> <= 4,
+  static_assert(kIsLaneType<E> || kIsShortVector<E>,
                 "Buffer<T>/RWBuffer<T> hold scalars or vectors of up to 4 components; use "
                 "StructuredBuffer<S> for structs and long vectors");
 }
@@ -215,15 +215,15 @@ constexpr auto StoredTypeTag() {
     return std::type_identity<UniformVector<T, D::kComponents>>{};
   } else if constexpr (requires { typename D::value_type; }) {  // Lanes<T, N>, PerThread<S, N>
     return std::type_identity<typename D::value_type>{};
-  } else if constexpr (std::is_arithmetic_v<D> && !kIsLaneType<D>) {
-    // C++ scalars HLSL lacks (1ull is unsigned long long, not uint64_t): the HLSL type of the
-    // same size and signedness; none has 8 bits or is wider than 64.
+  } else if constexpr (std::is_arithmetic_v<D>) {
+    // The HLSL scalar the C++ one stands for: itself, or for a type HLSL lacks (1ull is
+    // unsigned long long, not uint64_t) the one of the same size and signedness.
     static_assert(!std::is_void_v<HlslScalarOf<D>>,
                   "RWByteAddressBuffer::Store: HLSL has no scalar of this type (8-bit, long "
                   "double); convert the value, e.g. uint32_t(x), or name the type: Store<T>(a, x)");
     return std::type_identity<HlslScalarOf<D>>{};
   } else {
-    return std::type_identity<D>{};  // an HLSL scalar, a uniform vector or a struct
+    return std::type_identity<D>{};  // half, a uniform vector or a struct
   }
 }
 template <class V>

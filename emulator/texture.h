@@ -574,7 +574,7 @@ constexpr int ComponentsOf() {
 
 template <class T>
 constexpr void CheckTexel() {
-  static_assert((kIsLaneType<T> || kVectorComponents<T> != 0) && kVectorComponents<T> <= 4,
+  static_assert(kIsLaneType<T> || kIsShortVector<T>,
                 "Texture2D<T>: T is a scalar or a vector of up to 4 components (float, float4, "
                 "uint, uint4...)");
   using C = ComponentOf<T>;
