@@ -29,6 +29,18 @@ class KernelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A vector component index past the last component. HLSL rejects a constant one and leaves a
+/// dynamic one undefined; waveemu stops the kernel. `what` names the vector ("vector",
+/// "element").
+[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int i, int components, const char* what) {
+  throw KernelError(fmt::format("vector component index {} is out of range: the {} has {} "
+                                "components (0 to {})",
+                                i, what, components, components - 1));
+}
+constexpr void CheckComponentIndex(int i, int components, const char* what = "vector") {
+  if (i < 0 || i >= components) [[unlikely]] ThrowComponentIndex(i, components, what);
+}
+
 /// One undefined point reached by a kernel: which rule, where.
 struct Diagnostic {
   std::string rule;     // e.g. "WaveReadLaneAt: source lane is inactive"

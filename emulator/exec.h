@@ -20,8 +20,30 @@
 
 namespace waveemu {
 
+namespace detail {
+/// Component i of a uniform vector v of C components (HLSL's u[i]), by its member names.
+template <int C, class V>
+constexpr auto& UniformComponent(V& v, int i) {
+  CheckComponentIndex(i, C);
+  if constexpr (C == 2) {
+    auto& [x, y] = v;
+    return i == 0 ? x : y;
+  } else if constexpr (C == 3) {
+    auto& [x, y, z] = v;
+    return i == 0 ? x : i == 1 ? y : z;
+  } else {
+    auto& [x, y, z, w] = v;
+    return i == 0 ? x : i == 1 ? y : i == 2 ? z : w;
+  }
+}
+}  // namespace detail
+
 struct uint3 {
   uint32_t x = 0, y = 0, z = 0;
+  constexpr uint32_t& operator[](int i) { return detail::UniformComponent<3>(*this, i); }
+  constexpr const uint32_t& operator[](int i) const {
+    return detail::UniformComponent<3>(*this, i);
+  }
   friend constexpr bool operator==(const uint3&, const uint3&) = default;
 };
 

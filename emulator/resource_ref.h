@@ -147,11 +147,7 @@ bool IsConsecutiveInBounds(const Uint<N>& index, uint64_t count) {
 /// last component is a KernelError (HLSL leaves a dynamic out-of-range index undefined).
 template <class E>
 uint64_t ComponentOffset(int k) {
-  constexpr int kComponents = kVectorComponents<E>;
-  if (k < 0 || k >= kComponents)
-    throw KernelError(fmt::format("vector component index {} is out of range: the element has {} "
-                                  "components (0 to {})",
-                                  k, kComponents, kComponents - 1));
+  CheckComponentIndex(k, kVectorComponents<E>, "element");
   return uint64_t(k) * sizeof(typename VectorElementTraits<E>::component_type);
 }
 

@@ -26,16 +26,22 @@ namespace waveemu {
 template <class T>
 struct UniformVector2 {
   T x = 0, y = 0;
+  constexpr T& operator[](int i) { return detail::UniformComponent<2>(*this, i); }
+  constexpr const T& operator[](int i) const { return detail::UniformComponent<2>(*this, i); }
   friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
 };
 template <class T>
 struct UniformVector3 {
   T x = 0, y = 0, z = 0;
+  constexpr T& operator[](int i) { return detail::UniformComponent<3>(*this, i); }
+  constexpr const T& operator[](int i) const { return detail::UniformComponent<3>(*this, i); }
   friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
 };
 template <class T>
 struct UniformVector4 {
   T x = 0, y = 0, z = 0, w = 0;
+  constexpr T& operator[](int i) { return detail::UniformComponent<4>(*this, i); }
+  constexpr const T& operator[](int i) const { return detail::UniformComponent<4>(*this, i); }
   friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
 };
 
@@ -62,8 +68,14 @@ struct UniformLongVector {
   static_assert(kIsLaneType<T>, "UniformLongVector<T, C>: T is an HLSL numeric scalar (int16_t "
                                 "to double); buffers store bools as uint32_t");
   T c[C] = {};
-  constexpr T& operator[](int i) { return c[i]; }
-  constexpr const T& operator[](int i) const { return c[i]; }
+  constexpr T& operator[](int i) {
+    CheckComponentIndex(i, C);
+    return c[i];
+  }
+  constexpr const T& operator[](int i) const {
+    CheckComponentIndex(i, C);
+    return c[i];
+  }
   friend constexpr bool operator==(const UniformLongVector&, const UniformLongVector&) = default;
 };
 
@@ -287,10 +299,12 @@ struct Vector : VectorStorage<T, C, N> {
   Vector& operator=(const Vector&) = default;  // memberwise, so masked per component
 
   component_type& operator[](int i) {
+    CheckComponentIndex(i, C);
     if constexpr (kLong) return this->component(i);
     else return this->*Members()[i];
   }
   const component_type& operator[](int i) const {
+    CheckComponentIndex(i, C);
     if constexpr (kLong) return this->component(i);
     else return this->*Members()[i];
   }

@@ -231,3 +231,54 @@ TEST_CASE("dot adds the component products left to right") {
     CHECK(du.lane(t) == uint32_t(10 * t + 1) * 3u + uint32_t(10 * t + 2) * 4u);
   }
 }
+
+TEST_CASE("v[i] reads and writes one component; an index past the last one is a KernelError") {
+  // Per-thread vectors: v[i] is component i, and a write through it is masked.
+  auto v = Ramp<uint32_t, 4>();
+  auto long_v = Ramp<uint32_t, 6>();
+  test::RunGroup<kN>(8, [&] {
+    if_(Bool<kN>::FromMask(Mask<kN>::Range(0, 3)), [&] {
+      v[2] = Uint<kN>(7u);
+      long_v[5] = Uint<kN>(8u);
+    });
+  });
+  CheckComponents<uint32_t, 4>(
+      v, [](int t, int i) { return i == 2 && t < 3 ? 7 : 10 * t + i + 1; }, "v[2] = 7 in if_");
+  CheckComponents<uint32_t, 6>(
+      long_v, [](int t, int i) { return i == 5 && t < 3 ? 8 : 10 * t + i + 1; },
+      "long_v[5] = 8 in if_");
+
+  // Uniform vectors index their members in order, as HLSL's u[i] does.
+  float4 u{1.0f, 2.0f, 3.0f, 4.0f};
+  u[3] = 9.0f;
+  const uint3 g{4, 5, 6};
+  const int2 p{-1, 7};
+  CHECK(u == float4{1.0f, 2.0f, 3.0f, 9.0f});
+  CHECK(g[0] + g[1] + g[2] == 15u);
+  CHECK(p[1] == 7);
+  static_assert(float3{1.0f, 2.0f, 3.0f}[2] == 3.0f);  // usable in constant expressions
+
+  // Past the end, or negative: HLSL leaves a dynamic index undefined; waveemu stops the kernel
+  // with a message that names the index and the size, for every kind of vector.
+  const auto bad_index = [](int i) { return i; };  // hides the constant from -Warray-bounds
+  CHECK_THROWS_WITH_AS(v[bad_index(4)],
+                       "vector component index 4 is out of range: the vector has 4 components "
+                       "(0 to 3)",
+                       KernelError);
+  CHECK_THROWS_WITH_AS(long_v[bad_index(-1)],
+                       "vector component index -1 is out of range: the vector has 6 components "
+                       "(0 to 5)",
+                       KernelError);
+  CHECK_THROWS_WITH_AS(u[bad_index(4)],
+                       "vector component index 4 is out of range: the vector has 4 components "
+                       "(0 to 3)",
+                       KernelError);
+  CHECK_THROWS_AS(g[bad_index(3)], KernelError);
+  CHECK_THROWS_AS(p[bad_index(2)], KernelError);
+  UniformLongVector<uint32_t, 5> w{1, 2, 3, 4, 5};
+  CHECK(w[4] == 5u);
+  CHECK_THROWS_WITH_AS(w[bad_index(5)],
+                       "vector component index 5 is out of range: the vector has 5 components "
+                       "(0 to 4)",
+                       KernelError);
+}
