@@ -132,10 +132,12 @@ template <class T, int N>
 }
 
 /// Every active thread applies op to its own destination, in ascending thread order.
-/// Returns the per-thread original values (0 for inactive threads).
+/// Returns the per-thread original values (0 for inactive threads). `wants_original`: the call
+/// has an original_value, so an out-of-bounds one is an undefined value it reports.
 template <class T, int N>
 Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N>& dest,
-                            const Lanes<T, N>& value, const Lanes<T, N>& compare) {
+                            const Lanes<T, N>& value, const Lanes<T, N>& compare,
+                            bool wants_original) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
@@ -143,7 +145,7 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
   Lanes<T, N> original(T(0));
   uint64_t oob = 0;
   int first = -1;
-  bool reported = false;
+  bool reported = !wants_original;  // nothing reads an original that was not asked for
   dest.ForEachTarget(active, [&](int t, T* p) {
     if (p) {
       original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
@@ -201,7 +203,8 @@ HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& val
 /// group's additions stay contiguous, as GPUs that coalesce a wave's atomics make them.
 template <class T, int N>
 HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
-                                     const Lanes<T, N>& value, const Lanes<T, N>& compare) {
+                                     const Lanes<T, N>& value, const Lanes<T, N>& compare,
+                                     bool wants_original) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   using U = std::make_unsigned_t<T>;
@@ -215,7 +218,7 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
   if (active.Empty()) return original;
   T* p = dest.Target();
   if (!p) {
-    bool reported = false;
+    bool reported = !wants_original;
     active.ForEach([&](int t) {
       original.set_lane(t, UndefinedOriginal<T>(name, t, dest.index(), reported));
     });
@@ -334,7 +337,7 @@ void InterlockedAllUniform(const char* name, AtomicOp op, Dest&& dest, const V& 
   if (!p) {
     RecordOutOfBounds(ref.binding(), AccessKind::kAtomic, uint64_t(count),
                       UniformAccessThread(true), ref.index());
-    bool reported = false;
+    bool reported = std::is_same_v<std::remove_cvref_t<O>, NoArg>;  // no original asked for
     last = UndefinedOriginal<T>(name, -1, ref.index(), reported);
   } else if (op == AtomicOp::kAdd && device) {
     const U total = U(U(v) * U(count));
@@ -363,13 +366,15 @@ HWY_INLINE void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V&
   const Lanes<T, N> v = AtomicOperand<T, N>(value);
   const Lanes<T, N> c = AtomicOperand<T, N>(compare);
   using D = std::remove_cvref_t<Dest>;
+  constexpr bool kWantsOriginal = !std::is_same_v<std::remove_cvref_t<O>, NoArg>;
   Lanes<T, N> result = [&] {
     if constexpr (ThreadsOf<D>() != 0)
-      return AtomicPerThread<T, N>(name, op, dest, v, c);
+      return AtomicPerThread<T, N>(name, op, dest, v, c, kWantsOriginal);
     else
-      return AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c);
+      return AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c,
+                                 kWantsOriginal);
   }();
-  if constexpr (!std::is_same_v<std::remove_cvref_t<O>, NoArg>) {
+  if constexpr (kWantsOriginal) {
     if (const GroupState<N>* s = GroupState<N>::Current(); s && s->helper().Any()) [[unlikely]]
       PoisonHelperOriginals(name, *s, result);
     AssignOriginal<T, N>(std::forward<O>(original_value), result);

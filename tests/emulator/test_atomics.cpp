@@ -407,6 +407,22 @@ TEST_CASE("an all-uniform out-of-bounds atomic's original value is poison and re
   }
 }
 
+TEST_CASE("an out-of-bounds atomic without original_value is counted, not reported") {
+  // Only the original value is undefined; a call that asks for none reaches no undefined point.
+  // Per-thread destinations, a uniform one with per-thread values, and all-uniform arguments.
+  std::vector<uint32_t> host = {3};
+  const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
+  DispatchShared shared;
+  RunGroup<4>(4, [&] {
+    InterlockedAdd(buf[Uint<4>(std::array<uint32_t, 4>{0, 9, 0, 9})], 1u);
+    InterlockedMax(buf[5u], Uint<4>(std::array<uint32_t, 4>{1, 2, 3, 4}));
+    InterlockedOr(buf[6u], 1u);
+  }, SpecProfile(), &shared);
+  CHECK(host[0] == 5u);
+  CHECK(shared.out_of_bounds_atomics.load() == 2 + 4 + 4);
+  CHECK(shared.diagnostics.count() == 0u);
+}
+
 TEST_CASE("a helper lane's atomic does nothing; its original value is poison and reported in spec") {
   // Thread 1 is a helper (a pixel shader's uncovered quad member): the others add in order.
   for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
