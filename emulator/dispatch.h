@@ -129,6 +129,10 @@ constexpr uint3 ThreadOfSlot(uint32_t s) {
 template <class K>
 int ResolveWaveSize(const DispatchOptions& options) {
   int w = options.wave_size;
+  if (w != 0 && !IsValidWaveSize(w))  // before [WaveSize]: 12 is no wave size at all
+    throw UsageError(fmt::format("DispatchOptions::wave_size is {}; it must be 4, 8, 16, 32, 64 "
+                                 "or 128 (0: the kernel's [WaveSize] or the profile's)",
+                                 w));
   if constexpr (requires { K::wave_size; }) {
     constexpr WaveSize attr = K::wave_size;
     static_assert(IsValidWaveSize(attr.min) && IsValidWaveSize(attr.max) && attr.min <= attr.max,
@@ -250,7 +254,7 @@ inline uint3 AdvanceGroupId(uint3 gid, uint64_t delta, uint3 groups) {
 
 template <class K, int N, class... Args>
 void InvokeMain(const K& kernel, void (K::*)(Args...) const, WorkerSystemValues<K, N>& sv,
-                uint3 gid) {
+                [[maybe_unused]] uint3 gid) {  // unused when main() takes no system value
   kernel.main(sv.template Make<std::remove_cvref_t<Args>>(gid)...);
 }
 

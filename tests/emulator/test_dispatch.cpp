@@ -187,7 +187,7 @@ namespace {
 struct NoWaveSizeKernel {
   static constexpr uint3 numthreads{64, 1, 1};
   RWBuffer<uint32_t> seen;
-  void main(SV_GroupIndex<64>) const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }
+  void main() const { seen[0u] = uint32_t(CurrentGroupBase("test").wave_size()); }  // no SVs
 };
 struct ExactWaveSizeKernel {
   static constexpr uint3 numthreads{64, 1, 1};
@@ -250,6 +250,11 @@ TEST_CASE("[WaveSize(16)] pins the wave size; asking for another is a UsageError
   CHECK_THROWS_WITH_AS(RunAt<ExactWaveSizeKernel>(SpecProfile(), 32),
                        doctest::Contains("wave size 32 was requested, but the kernel's [WaveSize] "
                                          "allows 16 to 16"),
+                       UsageError);
+  // A size that is no wave size at all says so, not that [WaveSize] excludes it.
+  CHECK_THROWS_WITH_AS(RunAt<ExactWaveSizeKernel>(SpecProfile(), 12),
+                       "DispatchOptions::wave_size is 12; it must be 4, 8, 16, 32, 64 or 128 (0: "
+                       "the kernel's [WaveSize] or the profile's)",
                        UsageError);
 }
 
