@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -93,6 +94,32 @@ TEST_CASE("groupshared memory starts as poison and a local in main() is fresh fo
   options.deterministic = true;
   Dispatch(k, uint3{3, 1, 1}, options);
   for (uint32_t v : out) CHECK(v == Poison<uint32_t>());
+}
+
+TEST_CASE("groupshared vectors and structs start as poison too") {
+  // Vectors: Poison<T>() per component (float's is the quiet NaN 0x7FC0DEAD); structs: the bytes
+  // EF BE AD DE repeated, so each 4-byte member holds 0xDEADBEEF (a float member those bits).
+  struct Mixed {
+    uint32_t id;
+    float w;
+    uint16_t lo, hi;
+  };
+  RunGroup<4>(4, [&] {
+    GroupShared<float4, 2> colours;
+    GroupShared<uint3> cell;
+    GroupShared<UniformLongVector<int16_t, 5>, 1> taps;
+    GroupShared<Mixed, 3> items;
+    const float4 c = colours[1u];
+    for (int k = 0; k < 4; ++k) CHECK(std::bit_cast<uint32_t>(c[k]) == 0x7FC0DEADu);
+    CHECK(uint3(cell) == uint3{0xDEADBEEFu, 0xDEADBEEFu, 0xDEADBEEFu});
+    const UniformLongVector<int16_t, 5> t = taps[0u];
+    for (int k = 0; k < 5; ++k) CHECK(uint16_t(t[k]) == 0xDEADu);
+    const Mixed m = items[2u];
+    CHECK(m.id == 0xDEADBEEFu);
+    CHECK(std::bit_cast<uint32_t>(m.w) == 0xDEADBEEFu);
+    CHECK(m.lo == 0xBEEFu);  // little-endian halves of the word
+    CHECK(m.hi == 0xDEADu);
+  });
 }
 
 TEST_CASE("groupshared with a uniform index, and a groupshared variable") {
