@@ -30,7 +30,9 @@ struct CondTraits {
   static_assert(kNotACondition<C>,
                 "if_/else_if_/while_/do_while_/for_: the condition must be per-thread "
                 "(Bool<N>, a Lanes value such as Uint<N>, or a lambda returning one); for a value "
-                "that is the same on every thread (bool, uint32_t) write a plain C++ if/while");
+                "that is the same on every thread (bool, uint32_t) write a plain C++ if/while, "
+                "unless the body has break_/continue_/return_: then make it per-thread, as in "
+                "while_([] { return Bool<N>(true); }, ...) for HLSL's while (true)");
   static constexpr int kSize = 1;
 };
 template <int N>

@@ -455,6 +455,23 @@ TEST_CASE("a wave op in a while_ condition sees only the threads still looping")
   CheckValues(i, {1, 2, 2, 3, 1, 2, 2, 3}, "i after the loop");
 }
 
+TEST_CASE("while (true) with per-thread breaks: while_ on Bool<N>(true) ends when all broke") {
+  // uint n = 0; while (true) { n++; if (n > tid % 3) break; }  (porting_guide's spelling)
+  constexpr int N = 8;
+  Uint<N> n(0u);
+  int iterations = 0;
+  RunGroup<N>(4, [&] {
+    const Uint<N> tid(std::array<uint32_t, N>{0, 1, 2, 3, 4, 5, 6, 7});
+    while_([&] { return Bool<N>(true); }, [&] {
+      ++iterations;
+      n = n + 1u;
+      if_(n > tid % 3u, [&] { break_(); });
+    });
+  });
+  for (int t = 0; t < N; ++t) CHECK(n.lane(t) == uint32_t(t % 3 + 1));  // scalar loop's count
+  CHECK(iterations == 3);  // the body runs while any thread is left: max(t % 3) + 1 times
+}
+
 TEST_CASE("for_ runs the step for threads that continued, at the continue target") {
   ForEachShape([]<int N>(int W) {
     Uint<N> i(0u), steps(0u), sum(0u);
