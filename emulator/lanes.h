@@ -100,6 +100,10 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
 
 }  // namespace detail
 
+/// false, but only once T is known: a static_assert that fires when its template is used.
+template <class T>
+inline constexpr bool kDependentFalse = false;
+
 template <class T, int N>
 class Lanes {
   static_assert(kIsLaneType<T>,
@@ -155,6 +159,16 @@ class Lanes {
   void set_lane(int t, T value) { v_[t] = value; }
   T* data() { return v_; }
   const T* data() const { return v_; }
+
+  /// A per-thread value has no single truth value; this catches HLSL's `if (x)` at compile time.
+  template <class U = void>
+  explicit operator bool() const {
+    static_assert(kDependentFalse<U>,
+                  "Lanes<T, N> (Uint<N>, Float<N>, ...) is a per-thread value and does not "
+                  "convert to bool: for HLSL's if (x) branch with if_(x != 0u, [&] { ... }), for "
+                  "c ? a : b write select(c, a, b)");
+    return false;
+  }
 
   /// Writes `other` into the threads of `mask` and leaves the rest.
   HWY_INLINE void AssignMasked(const Lanes& other, const Mask<N>& mask) {
@@ -254,9 +268,6 @@ class Lanes {
 // ------------------------------------------------------------------------------------------------
 // Bool<N>: a per-thread bool, one bit per thread.
 
-template <class T>
-inline constexpr bool kDependentFalse = false;
-
 template <int N>
 class Bool {
  public:
@@ -288,8 +299,8 @@ class Bool {
   explicit operator bool() const {
     static_assert(kDependentFalse<U>,
                   "Bool<N> is a per-thread value and does not convert to bool: branch with "
-                  "if_(cond, [&] { ... }), or test the whole wave with WaveActiveAnyTrue / "
-                  "WaveActiveAllTrue");
+                  "if_(cond, [&] { ... }), write HLSL's cond ? a : b as select(cond, a, b), or "
+                  "test the whole wave with WaveActiveAnyTrue / WaveActiveAllTrue");
     return false;
   }
 

@@ -14,7 +14,10 @@ namespace waveemu {
 
 template <int N>
 class Mask {
-  static_assert(N > 0, "a group has at least one thread");
+  static_assert(N > 0,
+                "a group has at least one thread; N = 0 here usually means an intrinsic whose "
+                "arguments are all uniform is missing its group size: write WaveIsFirstLane<N>(), "
+                "WaveActiveCountBits<N>(true), WaveActiveSum<N>(1u), IsHelperLane<N>(), ...");
 
  public:
   static constexpr int kWords = (N + 63) / 64;

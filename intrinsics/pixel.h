@@ -149,8 +149,10 @@ Lanes<T, N> AbsSum(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 
 /// True on helper lanes of a pixel shader (uncovered quad members and discarded lanes), false
 /// elsewhere. HLSL: IsHelperLane() (SM 6.6).
-template <int N>
+template <int N = 0>
 Bool<N> IsHelperLane() {
+  static_assert(N > 0, "write IsHelperLane<N>(), N = threads per group: C++ cannot deduce it "
+                       "from an empty argument list");
   const GroupState<N>& s = CurrentGroup<N>();
   Bool<N> r(false);
   s.helper().ForEach([&](int t) { r.set_lane(t, true); });
@@ -163,8 +165,10 @@ Bool<N> IsHelperLane() {
 /// rest of the shader (D3D demote semantics, D3D11.3 §22.5.1). It keeps running for quad reads
 /// and derivatives, leaves wave ops (unless [WaveOpsIncludeHelperLanes]) and its render-target
 /// writes, stores and atomics have no effect. Put it under if_ to discard some threads.
-template <int N>
+template <int N = 0>
 void discard() {
+  static_assert(N > 0, "write discard<N>(), N = threads per group: C++ cannot deduce it from "
+                       "an empty argument list");
   GroupState<N>& s = CurrentGroup<N>();
   if (!s.pixel_shader())
     throw KernelError(fmt::format("discard is valid only in pixel shaders (run the kernel with "

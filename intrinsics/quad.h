@@ -263,6 +263,11 @@ Bool<N> QuadAny(bool expr) {
                 "deduce it from a plain bool");
   return QuadAny(Bool<N>(expr));
 }
+/// HLSL converts a numeric argument to bool: expr != 0.
+template <class T, int N>
+Bool<N> QuadAny(const Lanes<T, N>& expr) {
+  return QuadAny(Bool<N>(expr));
+}
 
 // ------------------------------ QuadAll
 
@@ -277,6 +282,11 @@ Bool<N> QuadAll(bool expr) {
   static_assert(kNeedsGroupSize<N>,
                 "write QuadAll<N>(expr) for a uniform bool, N = threads per group: C++ cannot "
                 "deduce it from a plain bool");
+  return QuadAll(Bool<N>(expr));
+}
+/// HLSL converts a numeric argument to bool: expr != 0.
+template <class T, int N>
+Bool<N> QuadAll(const Lanes<T, N>& expr) {
   return QuadAll(Bool<N>(expr));
 }
 

@@ -568,7 +568,8 @@ constexpr auto UniformArgTag() {
 }  // namespace detail
 
 /// The per-thread value a uniform wave-op argument S becomes: Lanes of the HLSL scalar S stands
-/// for (HlslScalarOf: 1ull is a uint64_t).
+/// for (HlslScalarOf: 1ull is a uint64_t). The uniform-argument overloads default N to 0, so
+/// that a call without <N> resolves and Mask<0>'s static_assert says to write it.
 template <class S, int N>
 using UniformArgLanes = typename decltype(detail::UniformArgTag<S, N>())::type;
 
@@ -595,7 +596,7 @@ template <class T, int C, int N>
 Vector<bool, C, N> WaveActiveAllEqual(const Vector<T, C, N>& expr) {
   return core::PerComponent<bool>(expr, [](const auto& c) { return WaveActiveAllEqual(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 Bool<N> WaveActiveAllEqual(S expr) {
   return WaveActiveAllEqual(UniformArgLanes<S, N>(expr));
@@ -609,6 +610,15 @@ template <int N>
 HWY_INLINE Uint<N> WaveActiveCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::CountBits(bBit, s.wave_active(), s.wave_size());
+}
+template <int N = 0>
+Uint<N> WaveActiveCountBits(bool bBit) {
+  return WaveActiveCountBits(Bool<N>(bBit));
+}
+/// HLSL converts a numeric argument to bool: bBit != 0 (the seed's WaveActiveCountBits(IsFree)).
+template <class T, int N>
+Uint<N> WaveActiveCountBits(const Lanes<T, N>& bBit) {
+  return WaveActiveCountBits(Bool<N>(bBit));
 }
 
 // ------------------------------ WaveActiveSum
@@ -625,7 +635,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveSum(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveSum(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveSum(S value) {
   return WaveActiveSum(UniformArgLanes<S, N>(value));
@@ -652,7 +662,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveProduct(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveProduct(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveProduct(S value) {
   return WaveActiveProduct(UniformArgLanes<S, N>(value));
@@ -687,7 +697,7 @@ Vector<T, C, N> WaveActiveBitAnd(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitAnd);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitAnd(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveBitAnd(S expr) {
   return WaveActiveBitAnd(UniformArgLanes<S, N>(expr));
@@ -710,7 +720,7 @@ Vector<T, C, N> WaveActiveBitOr(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitOr);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitOr(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveBitOr(S expr) {
   return WaveActiveBitOr(UniformArgLanes<S, N>(expr));
@@ -733,7 +743,7 @@ Vector<T, C, N> WaveActiveBitXor(const Vector<T, C, N>& expr) {
   WAVEEMU_UINT_ONLY(WaveActiveBitXor);
   return core::PerComponent<T>(expr, [](const auto& c) { return WaveActiveBitXor(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveBitXor(S expr) {
   return WaveActiveBitXor(UniformArgLanes<S, N>(expr));
@@ -770,7 +780,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMin(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMin(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveMin(S value) {
   return WaveActiveMin(UniformArgLanes<S, N>(value));
@@ -798,7 +808,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WaveActiveMax(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WaveActiveMax(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WaveActiveMax(S value) {
   return WaveActiveMax(UniformArgLanes<S, N>(value));

@@ -206,6 +206,15 @@ HWY_INLINE Uint<N> WavePrefixCountBits(const Bool<N>& bBit) {
   const GroupState<N>& s = CurrentGroup<N>();
   return core::PrefixCountBits(bBit, s.wave_active(), s.wave_size());
 }
+template <int N = 0>
+Uint<N> WavePrefixCountBits(bool bBit) {
+  return WavePrefixCountBits(Bool<N>(bBit));
+}
+/// HLSL converts a numeric argument to bool: bBit != 0.
+template <class T, int N>
+Uint<N> WavePrefixCountBits(const Lanes<T, N>& bBit) {
+  return WavePrefixCountBits(Bool<N>(bBit));
+}
 
 // ------------------------------ WavePrefixSum
 
@@ -221,7 +230,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WavePrefixSum(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixSum(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WavePrefixSum(S value) {
   return WavePrefixSum(UniformArgLanes<S, N>(value));
@@ -248,7 +257,7 @@ template <class T, int C, int N>
 Vector<T, C, N> WavePrefixProduct(const Vector<T, C, N>& value) {
   return core::PerComponent<T>(value, [](const auto& c) { return WavePrefixProduct(c); });
 }
-template <int N, class S>
+template <int N = 0, class S>
   requires detail::kIsUniformWaveArg<S>
 UniformArgLanes<S, N> WavePrefixProduct(S value) {
   return WavePrefixProduct(UniformArgLanes<S, N>(value));

@@ -1,5 +1,7 @@
 # check_compile_fail.cmake -- passes when SOURCE fails to compile with the project's flags and the
-# compiler's message contains every `// expect: TEXT` line of SOURCE.
+# compiler's message contains every `// expect: TEXT` line of SOURCE, and its first error (from
+# the first "error: " to the next) every `// expect-first: TEXT` line: the message a user reads
+# first must be the helpful one.
 # Inputs: CXX_COMPILER, SOURCE, INCLUDE_DIR, MARCH.
 foreach(var CXX_COMPILER SOURCE INCLUDE_DIR)
   if(NOT DEFINED ${var})
@@ -31,4 +33,24 @@ foreach(line IN LISTS expect_lines)
       "  expected: ${text}\n  compiler output:\n${out}")
   endif()
   message(STATUS "found expected diagnostic: ${text}")
+endforeach()
+
+string(FIND "${out}" "error: " first_error)
+set(first_message "")
+if(NOT first_error EQUAL -1)
+  math(EXPR after "${first_error} + 7")
+  string(SUBSTRING "${out}" ${after} -1 rest)
+  string(FIND "${rest}" "error: " next_error)
+  string(SUBSTRING "${rest}" 0 ${next_error} first_message)
+endif()
+file(STRINGS "${SOURCE}" expect_first_lines REGEX "^// expect-first: ")
+foreach(line IN LISTS expect_first_lines)
+  string(REGEX REPLACE "^// expect-first: " "" text "${line}")
+  string(FIND "${first_message}" "${text}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR
+      "${SOURCE} failed to compile, but its first error lacks the expected text\n"
+      "  expected: ${text}\n  first error: ${first_message}\n  compiler output:\n${out}")
+  endif()
+  message(STATUS "found expected first diagnostic: ${text}")
 endforeach()

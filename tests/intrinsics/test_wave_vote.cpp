@@ -1,6 +1,9 @@
 // Tests of WaveActiveAnyTrue, WaveActiveAllTrue and WaveActiveBallot: every wave size, every mask
 // pattern, several input densities, a partial group, helper lanes, and hand-worked ballots.
+#include "intrinsics/quad.h"
 #include "intrinsics/wave_query.h"
+#include "intrinsics/wave_reduce.h"
+#include "intrinsics/wave_scan.h"
 #include "intrinsics/wave_vote.h"
 #include "tests/intrinsics/lane_values.h"
 #include "tests/support/check_lanes.h"
@@ -8,6 +11,9 @@
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
 
 using namespace waveemu;
 using namespace waveemu::test;
@@ -159,4 +165,30 @@ TEST_CASE("Vote intrinsics convert a numeric argument to bool, as HLSL does (x !
   CHECK(ballot.x.lane(0) == 0xEEu);
   CHECK(any.lane(0) == 1u);
   CHECK(all.lane(0) == 0u);
+}
+
+TEST_CASE("CountBits, PrefixCountBits, QuadAny and QuadAll convert a numeric argument too") {
+  // HLSL: uint x = lane & 3; WaveActiveCountBits(x); WavePrefixCountBits(x); QuadAny(x); ...
+  // and a float with NaN and -0: (bool)NaN is true, (bool)-0.0 is false.
+  Uint<8> count(0u), prefix(0u), quad_any(0u), quad_all(0u), fcount(0u);
+  RunGroup<8>(8, [&] {
+    const Uint<8> x = WaveGetLaneIndex<8>() & 3u;  // 0 on lanes 0 and 4
+    count = WaveActiveCountBits(x);
+    prefix = WavePrefixCountBits(x);
+    quad_any = Uint<8>(QuadAny(x));
+    quad_all = Uint<8>(QuadAll(x));
+    const Float<8> f(std::array<float, 8>{0.0f, -0.0f, std::nanf(""), 1.0f, 0.0f, 0.0f, 0.0f,
+                                          -2.0f});
+    fcount = WaveActiveCountBits(f);
+  });
+  const bool x_true[8] = {false, true, true, true, false, true, true, true};
+  uint32_t below = 0;
+  for (int t = 0; t < 8; ++t) {
+    CHECK(count.lane(t) == 6u);
+    CHECK(prefix.lane(t) == below);
+    below += x_true[t] ? 1u : 0u;
+    CHECK(quad_any.lane(t) == 1u);  // every quad has a non-zero lane
+    CHECK(quad_all.lane(t) == 0u);  // lanes 0 and 4 are zero: both quads fail
+    CHECK(fcount.lane(t) == 3u);    // NaN, 1, -2
+  }
 }
