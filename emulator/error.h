@@ -1,8 +1,9 @@
 // error.h -- how waveemu reports misuse and undefined behaviour.
 //
 // Three kinds of trouble, three channels:
-//  - UsageError: the host program set up something impossible (a bad wave size, a missing
-//    binding). Thrown before any kernel code runs.
+//  - UsageError: the host program set up something impossible (a bad wave size, a buffer
+//    too large for 32-bit indices). Thrown before any kernel code runs. An unbound resource is
+//    not one: like D3D12's null view it reads 0 and drops writes (counted as out of bounds).
 //  - KernelError: the kernel broke a rule whose HLSL outcome is a hang or garbage (a barrier in
 //    divergent flow, break_ outside a loop). Thrown; the dispatch stops.
 //  - Diagnostic: the kernel reached an undefined-but-survivable point (reading an inactive lane).
@@ -28,18 +29,6 @@ class KernelError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-/// A vector component index past the last component. HLSL rejects a constant one and leaves a
-/// dynamic one undefined; waveemu stops the kernel. `what` names the vector ("vector",
-/// "element").
-[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int i, int components, const char* what) {
-  throw KernelError(fmt::format("vector component index {} is out of range: the {} has {} "
-                                "components (0 to {})",
-                                i, what, components, components - 1));
-}
-constexpr void CheckComponentIndex(int i, int components, const char* what = "vector") {
-  if (i < 0 || i >= components) [[unlikely]] ThrowComponentIndex(i, components, what);
-}
 
 /// One undefined point reached by a kernel: which rule, where.
 struct Diagnostic {

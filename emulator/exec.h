@@ -20,29 +20,36 @@
 
 namespace waveemu {
 
+/// A vector component index past the last component. HLSL rejects a constant one and leaves a
+/// dynamic one undefined; waveemu stops the kernel. `what` names the vector ("vector",
+/// "element"); the message names the running group (defined after GroupBase).
+/// `thread` >= 0: the index is per-thread, and that thread's was out of range.
+[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int64_t i, int components, const char* what,
+                                                       int thread = -1);
+constexpr void CheckComponentIndex(int i, int components, const char* what = "vector") {
+  if (i < 0 || i >= components) [[unlikely]] ThrowComponentIndex(i, components, what);
+}
+
 namespace detail {
-/// Component i of a uniform vector v of C components (HLSL's u[i]), by its member names.
-template <int C, class V>
-constexpr auto& UniformComponent(V& v, int i) {
-  CheckComponentIndex(i, C);
-  if constexpr (C == 2) {
-    auto& [x, y] = v;
-    return i == 0 ? x : y;
-  } else if constexpr (C == 3) {
-    auto& [x, y, z] = v;
-    return i == 0 ? x : i == 1 ? y : z;
-  } else {
-    auto& [x, y, z, w] = v;
-    return i == 0 ? x : i == 1 ? y : i == 2 ? z : w;
-  }
+/// Component k of a uniform vector of 2 to 4 components (uint3, float4, a struct {T x, y, z;}),
+/// by its member names; k is in range.
+template <class E>
+constexpr auto& ShortVectorComponent(E& e, int k) {
+  if constexpr (requires { e.w; }) return k == 0 ? e.x : k == 1 ? e.y : k == 2 ? e.z : e.w;
+  else if constexpr (requires { e.z; }) return k == 0 ? e.x : k == 1 ? e.y : e.z;
+  else return k == 0 ? e.x : e.y;
 }
 }  // namespace detail
 
 struct uint3 {
   uint32_t x = 0, y = 0, z = 0;
-  constexpr uint32_t& operator[](int i) { return detail::UniformComponent<3>(*this, i); }
+  constexpr uint32_t& operator[](int i) {
+    CheckComponentIndex(i, 3);
+    return detail::ShortVectorComponent(*this, i);
+  }
   constexpr const uint32_t& operator[](int i) const {
-    return detail::UniformComponent<3>(*this, i);
+    CheckComponentIndex(i, 3);
+    return detail::ShortVectorComponent(*this, i);
   }
   friend constexpr bool operator==(const uint3&, const uint3&) = default;
 };
@@ -113,6 +120,16 @@ class GroupBase {
     return current;
   }
 };
+
+[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int64_t i, int components,
+                                                       const char* what, int thread) {
+  const GroupBase* g = GroupBase::Current();
+  throw KernelError(fmt::format("vector component index {} is out of range: the {} has {} "
+                                "components (0 to {}), {}{}",
+                                i, what, components, components - 1,
+                                g ? g->Where() : std::string("outside a dispatch"),
+                                thread >= 0 ? fmt::format(", thread {}", thread) : ""));
+}
 
 inline GroupBase& CurrentGroupBase(const char* what) {
   GroupBase* g = GroupBase::Current();

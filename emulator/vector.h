@@ -26,22 +26,40 @@ namespace waveemu {
 template <class T>
 struct UniformVector2 {
   T x = 0, y = 0;
-  constexpr T& operator[](int i) { return detail::UniformComponent<2>(*this, i); }
-  constexpr const T& operator[](int i) const { return detail::UniformComponent<2>(*this, i); }
+  constexpr T& operator[](int i) {
+    CheckComponentIndex(i, 2);
+    return detail::ShortVectorComponent(*this, i);
+  }
+  constexpr const T& operator[](int i) const {
+    CheckComponentIndex(i, 2);
+    return detail::ShortVectorComponent(*this, i);
+  }
   friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
 };
 template <class T>
 struct UniformVector3 {
   T x = 0, y = 0, z = 0;
-  constexpr T& operator[](int i) { return detail::UniformComponent<3>(*this, i); }
-  constexpr const T& operator[](int i) const { return detail::UniformComponent<3>(*this, i); }
+  constexpr T& operator[](int i) {
+    CheckComponentIndex(i, 3);
+    return detail::ShortVectorComponent(*this, i);
+  }
+  constexpr const T& operator[](int i) const {
+    CheckComponentIndex(i, 3);
+    return detail::ShortVectorComponent(*this, i);
+  }
   friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
 };
 template <class T>
 struct UniformVector4 {
   T x = 0, y = 0, z = 0, w = 0;
-  constexpr T& operator[](int i) { return detail::UniformComponent<4>(*this, i); }
-  constexpr const T& operator[](int i) const { return detail::UniformComponent<4>(*this, i); }
+  constexpr T& operator[](int i) {
+    CheckComponentIndex(i, 4);
+    return detail::ShortVectorComponent(*this, i);
+  }
+  constexpr const T& operator[](int i) const {
+    CheckComponentIndex(i, 4);
+    return detail::ShortVectorComponent(*this, i);
+  }
   friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
 };
 
@@ -129,9 +147,7 @@ constexpr bool IsUniformVector() {
 template <class E>
 constexpr auto& UniformComponentAt(E& e, int k) {
   if constexpr (LongVectorShape<std::remove_const_t<E>>::kComponents != 0) return e[k];
-  else if constexpr (requires { e.w; }) return k == 0 ? e.x : k == 1 ? e.y : k == 2 ? e.z : e.w;
-  else if constexpr (requires { e.z; }) return k == 0 ? e.x : k == 1 ? e.y : e.z;
-  else return k == 0 ? e.x : e.y;
+  else return ShortVectorComponent(e, k);
 }
 
 }  // namespace detail
@@ -181,6 +197,12 @@ struct VectorStorage<T, 4, N> {
 
 template <class T, int C, int N>
 struct Vector;
+namespace detail {
+template <class T, int C, int N, class I>
+class ThreadComponentRef;
+template <int C, class I, int N>
+void CheckThreadComponentIndex(const Lanes<I, N>& k);
+}  // namespace detail
 template <class T, int C, int N, int... I>
 class SwizzleRef;
 
@@ -307,6 +329,22 @@ struct Vector : VectorStorage<T, C, N> {
     CheckComponentIndex(i, C);
     if constexpr (kLong) return this->component(i);
     else return this->*Members()[i];
+  }
+  /// v[k] with a per-thread k (HLSL's v[tid % 4]): component k[t] on each thread t. Writing
+  /// through it is masked like any assignment. An active thread's k past the last component
+  /// throws KernelError.
+  template <class I>
+    requires std::is_integral_v<I>
+  component_type operator[](const Lanes<I, N>& k) const {
+    detail::CheckThreadComponentIndex<C>(k);
+    component_type r = (*this)[0];
+    for (int i = 1; i < C; ++i) r.AssignMasked((*this)[i], (k == I(i)).mask());
+    return r;
+  }
+  template <class I>
+    requires std::is_integral_v<I>
+  detail::ThreadComponentRef<T, C, N, I> operator[](const Lanes<I, N>& k) {
+    return detail::ThreadComponentRef<T, C, N, I>(*this, k);
   }
 
   /// The components of thread t.
@@ -533,6 +571,58 @@ class SwizzleRef : public Vector<T, int(sizeof...(I)), N> {
   Vector<T, C, N>* target_;
 };
 
+namespace detail {
+
+/// The per-thread component index k of a C-component vector: an active thread's k past the
+/// last component is a KernelError naming the first such thread.
+template <int C, class I, int N>
+void CheckThreadComponentIndex(const Lanes<I, N>& k) {
+  Mask<N> in_range;
+  for (int i = 0; i < C; ++i) in_range |= (k == I(i)).mask();
+  const Mask<N> bad = AndNot(CurrentMask<N>(), in_range);
+  if (bad.Any()) [[unlikely]] {
+    const int t = bad.First();
+    ThrowComponentIndex(int64_t(k.lane(t)), C, "vector", t);
+  }
+}
+
+/// v[k] with a per-thread k, as an assignment target: thread t reads or writes component k[t].
+template <class T, int C, int N, class I>
+class ThreadComponentRef {
+ public:
+  using component_type = LanesOf<T, N>;
+  ThreadComponentRef(Vector<T, C, N>& v, const Lanes<I, N>& k) : v_(v), k_(k) {}
+
+  operator component_type() const { return std::as_const(v_)[k_]; }  // NOLINT
+  component_type value() const { return std::as_const(v_)[k_]; }
+
+  /// Masked: each active thread writes its own component k[t].
+  ThreadComponentRef& operator=(const component_type& x) {
+    CheckThreadComponentIndex<C>(k_);
+    const Mask<N> active = CurrentMask<N>();
+    for (int i = 0; i < C; ++i) v_[i].AssignMasked(x, active & (k_ == I(i)).mask());
+    return *this;
+  }
+  ThreadComponentRef& operator=(const ThreadComponentRef& other) {
+    return *this = other.value();
+  }
+  template <class S>
+    requires kIsScalar<S>
+  ThreadComponentRef& operator=(S x) {
+    return *this = component_type(x);
+  }
+  template <class R> ThreadComponentRef& operator+=(const R& r) { return *this = value() + r; }
+  template <class R> ThreadComponentRef& operator-=(const R& r) { return *this = value() - r; }
+  template <class R> ThreadComponentRef& operator*=(const R& r) { return *this = value() * r; }
+  template <class R> ThreadComponentRef& operator/=(const R& r) { return *this = value() / r; }
+
+ private:
+  Vector<T, C, N>& v_;
+  Lanes<I, N> k_;  // a copy: the index may be a temporary (v[tid % 4u])
+};
+
+}  // namespace detail
+
 template <int N> using Uint2 = Vector<uint32_t, 2, N>;
 template <int N> using Uint3 = Vector<uint32_t, 3, N>;
 template <int N> using Uint4 = Vector<uint32_t, 4, N>;
@@ -575,7 +665,8 @@ auto slice(const Vector<T, C, N>& v) {
 
 // ------------------------------------------------------------------------------------------------
 // Element-wise operators: vector (op) vector, vector (op) per-thread scalar, vector (op) plain
-// scalar, and the mirror images. The result is built (unmasked); assigning it is masked.
+// scalar, vector (op) uniform vector (uint3, float4), and the mirror images. The result is built
+// (unmasked); assigning it is masked.
 
 namespace detail {
 
@@ -591,6 +682,15 @@ Vector<R, C, N> BuildVector(F&& f) {
       return Vector<R, C, N>(f(int(I))...);
     }(std::make_index_sequence<C>{});
   }
+}
+
+/// E is a uniform vector (uint3, float4, UniformLongVector...) of C components of type T: the
+/// uniform operand of Vector<T, C, N> (op) E.
+template <class E, class T, int C>
+constexpr bool IsUniformVectorOf() {
+  if constexpr (!IsUniformVector<E, C>()) return false;
+  else return std::is_same_v<
+      std::remove_cvref_t<decltype(UniformComponentAt(std::declval<const E&>(), 0))>, T>;
 }
 
 /// Vector<float, C, N> (op) Lanes<uint32_t, N>: HLSL converts the integer to the float type.
@@ -636,6 +736,18 @@ inline constexpr bool kConvertsToVectorType =
   Vector<R, C, N> operator OP(S a, const Vector<T, C, N>& b) {                                  \
     const LanesOf<T, N> al(a);                                                                  \
     return detail::BuildVector<R, C, N>([&](int i) { return al OP b[i]; });                     \
+  }                                                                                             \
+  template <class T, int C, int N, class E>                                                     \
+    requires(detail::IsUniformVectorOf<E, T, C>())                                              \
+  Vector<R, C, N> operator OP(const Vector<T, C, N>& a, const E& b) {                           \
+    return detail::BuildVector<R, C, N>(                                                        \
+        [&](int i) { return a[i] OP LanesOf<T, N>(detail::UniformComponentAt(b, i)); });        \
+  }                                                                                             \
+  template <class T, int C, int N, class E>                                                     \
+    requires(detail::IsUniformVectorOf<E, T, C>())                                              \
+  Vector<R, C, N> operator OP(const E& a, const Vector<T, C, N>& b) {                           \
+    return detail::BuildVector<R, C, N>(                                                        \
+        [&](int i) { return LanesOf<T, N>(detail::UniformComponentAt(a, i)) OP b[i]; });        \
   }
 
 WAVEEMU_VECTOR_BINARY(+, T)

@@ -259,26 +259,96 @@ TEST_CASE("v[i] reads and writes one component; an index past the last one is a 
   static_assert(float3{1.0f, 2.0f, 3.0f}[2] == 3.0f);  // usable in constant expressions
 
   // Past the end, or negative: HLSL leaves a dynamic index undefined; waveemu stops the kernel
-  // with a message that names the index and the size, for every kind of vector.
+  // with a message that names the index, the size and the group, for every kind of vector.
   const auto bad_index = [](int i) { return i; };  // hides the constant from -Warray-bounds
   CHECK_THROWS_WITH_AS(v[bad_index(4)],
                        "vector component index 4 is out of range: the vector has 4 components "
-                       "(0 to 3)",
+                       "(0 to 3), outside a dispatch",
                        KernelError);
   CHECK_THROWS_WITH_AS(long_v[bad_index(-1)],
                        "vector component index -1 is out of range: the vector has 6 components "
-                       "(0 to 5)",
+                       "(0 to 5), outside a dispatch",
                        KernelError);
-  CHECK_THROWS_WITH_AS(u[bad_index(4)],
-                       "vector component index 4 is out of range: the vector has 4 components "
-                       "(0 to 3)",
-                       KernelError);
+  test::RunGroup<kN>(8, [&] {  // inside a kernel the message names the group
+    CHECK_THROWS_WITH_AS(u[bad_index(4)],
+                         "vector component index 4 is out of range: the vector has 4 components "
+                         "(0 to 3), group (0,0,0)",
+                         KernelError);
+  });
   CHECK_THROWS_AS(g[bad_index(3)], KernelError);
   CHECK_THROWS_AS(p[bad_index(2)], KernelError);
   UniformLongVector<uint32_t, 5> w{1, 2, 3, 4, 5};
   CHECK(w[4] == 5u);
   CHECK_THROWS_WITH_AS(w[bad_index(5)],
                        "vector component index 5 is out of range: the vector has 5 components "
-                       "(0 to 4)",
+                       "(0 to 4), outside a dispatch",
                        KernelError);
+}
+
+TEST_CASE("v[k] with a per-thread k reads and writes each thread's own component") {
+  // HLSL: uint4 v = ...; uint c = v[tid % 4]; v[(tid + 1) % 4] = 100 + tid; (inside if (tid < 20))
+  auto v = Ramp<uint32_t, 4>();
+  const auto before = v;
+  Uint<kN> tid;
+  for (int t = 0; t < kN; ++t) tid.set_lane(t, uint32_t(t));
+  Uint<kN> read(0u), read_long(0u);
+  auto long_v = Ramp<uint32_t, 7>();
+  test::RunGroup<kN>(8, [&] {
+    read = v[tid % 4u];
+    read_long = long_v[Int<kN>(tid % 7u)];  // a signed index works too
+    if_(tid < 20u, [&] {
+      v[(tid + 1u) % 4u] = tid + 100u;
+      v[tid % 4u] += 1000u;  // compound assignment through the per-thread reference
+    });
+  });
+  for (int t = 0; t < kN; ++t) {
+    CHECK(read.lane(t) == before[t % 4].lane(t));
+    CHECK(read_long.lane(t) == uint32_t(10 * t + t % 7 + 1));
+  }
+  CheckComponents<uint32_t, 4>(
+      v,
+      [](int t, int i) {
+        uint32_t x = uint32_t(10 * t + i + 1);  // the scalar loop of the HLSL above
+        if (t < 20 && i == (t + 1) % 4) x = uint32_t(t + 100);
+        if (t < 20 && i == t % 4) x += 1000u;
+        return x;
+      },
+      "v[(tid + 1) % 4] = tid + 100; v[tid % 4] += 1000 under tid < 20");
+
+  // An active thread's index past the end stops the kernel and names that thread; an inactive
+  // thread's index is never used, so it may be anything.
+  const auto snapshot = v;
+  test::RunGroup<kN>(8, [&] {
+    CHECK_THROWS_WITH_AS((void)Uint<kN>(v[tid]),
+                         "vector component index 4 is out of range: the vector has 4 components "
+                         "(0 to 3), group (0,0,0), thread 4",
+                         KernelError);
+    if_(tid < 4u, [&] { CHECK_NOTHROW(v[tid] = Uint<kN>(0u)); });
+  });
+  CheckComponents<uint32_t, 4>(
+      v, [&](int t, int i) { return t < 4 && i == t ? 0u : snapshot[i].lane(t); },
+      "v[tid] = 0 under tid < 4");
+}
+
+TEST_CASE("per-thread vectors mix with uniform vectors element-wise") {
+  // HLSL: uint3 a = ...; a * 2 + uint3(1, 2, 3); float3 p; p - float3(0.5, 1, 2); ...
+  const auto a = Ramp<uint32_t, 3>();
+  const auto p = Ramp<float, 3>();
+  const Uint3<kN> r = a * 2u + uint3{1, 2, 3};
+  const Float3<kN> q = float3{0.5f, 1.0f, 2.0f} - p;
+  const Bool3<kN> eq = a == uint3{1, 12, 3};
+  Uint3<kN> acc = a;
+  test::RunGroup<kN>(8, [&] { acc += uint3{7, 8, 9}; });
+  const uint32_t u[3] = {1, 2, 3};
+  const float f[3] = {0.5f, 1.0f, 2.0f};
+  const uint32_t e[3] = {1, 12, 3};
+  const uint32_t add[3] = {7, 8, 9};
+  CheckComponents<uint32_t, 3>(r, [&](int t, int i) { return (10 * t + i + 1) * 2 + u[i]; },
+                               "a * 2 + uint3(1, 2, 3)");
+  CheckComponents<float, 3>(q, [&](int t, int i) { return f[i] - float(10 * t + i + 1); },
+                            "float3(0.5, 1, 2) - p");
+  CheckComponents<bool, 3>(eq, [&](int t, int i) { return uint32_t(10 * t + i + 1) == e[i]; },
+                           "a == uint3(1, 12, 3)");
+  CheckComponents<uint32_t, 3>(acc, [&](int t, int i) { return 10 * t + i + 1 + add[i]; },
+                               "a += uint3(7, 8, 9)");
 }

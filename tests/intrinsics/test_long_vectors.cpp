@@ -520,7 +520,7 @@ TEST_CASE("One component of a buffer or groupshared vector element is read and w
   // A uniform component past the end is a kernel error that names the index and the size.
   RunGroup<N>(8, [&] {
     CHECK_THROWS_WITH_AS(rw[0u][5], "vector component index 5 is out of range: the element has 5 "
-                                    "components (0 to 4)",
+                                    "components (0 to 4), group (0,0,0)",
                          KernelError);
   });
 }
