@@ -45,7 +45,8 @@ struct DispatchOptions {
   /// cheaply (docs/performance_history.md, session 12). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
   /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
-  /// one worker always run groups one by one.
+  /// one worker always run groups one by one, and so does a dispatch of at most
+  /// 2 * groups_in_flight groups: it is one chunk, which the calling thread takes.
   int groups_in_flight = 1;
 };
 

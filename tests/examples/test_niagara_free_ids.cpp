@@ -30,8 +30,10 @@ namespace {
 constexpr size_t kMatrixTable = size_t(1) << 20;
 constexpr size_t kBigTable = size_t(1) << 20;
 #else
+// 2^17: the raking kernel's 512 IDs per group make 256 groups, more than one 2 x 64-group chunk,
+// so a second worker gets groups in flight (2^16 ran them all on the caller).
 constexpr size_t kMatrixTable = size_t(1) << 14;
-constexpr size_t kBigTable = size_t(1) << 16;
+constexpr size_t kBigTable = size_t(1) << 17;
 #endif
 
 // The kernels write list kListIndex of kListCount, so a wrong index shows up as a wrong count.

@@ -18,7 +18,8 @@
 
 // LeakSanitizer (the debug preset) reports memory that lavapipe's LLVM JIT never frees, with
 // stacks it cannot symbolise after the driver is unloaded: Vulkan work runs with LSan disabled
-// on this thread, so the reports stay about our code.
+// on the calling thread, so the reports stay about our code. That does not cover the driver's
+// own threads; for those the driver stays loaded until exit (vulkan_context.cpp).
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 #define WAVEEMU_IGNORE_DRIVER_LEAKS() __lsan::ScopedDisabler ignore_driver_leaks
