@@ -15,19 +15,25 @@
 
 #include <array>
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace waveemu {
 
 /// A vector component index past the last component. HLSL rejects a constant one and leaves a
 /// dynamic one undefined; waveemu stops the kernel. `what` names the vector ("vector",
 /// "element"); the message names the running group (defined after GroupBase).
-/// `thread` >= 0: the index is per-thread, and that thread's was out of range.
-[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int64_t i, int components, const char* what,
-                                                       int thread = -1);
-constexpr void CheckComponentIndex(int i, int components, const char* what = "vector") {
-  if (i < 0 || i >= components) [[unlikely]] ThrowComponentIndex(i, components, what);
+/// `thread` >= 0: the index is per-thread, and that thread's was out of range. The index keeps
+/// its own type, so that no conversion hides a bad one (2^32 + 1 is not 1).
+template <std::integral I>
+[[noreturn, gnu::cold]] void ThrowComponentIndex(I i, int components, const char* what,
+                                                 int thread = -1);
+template <std::integral I>
+constexpr void CheckComponentIndex(I i, int components, const char* what = "vector") {
+  if (std::cmp_less(i, 0) || std::cmp_greater_equal(i, components)) [[unlikely]]
+    ThrowComponentIndex(i, components, what);
 }
 
 namespace detail {
@@ -43,11 +49,13 @@ constexpr auto& ShortVectorComponent(E& e, int k) {
 
 struct uint3 {
   uint32_t x = 0, y = 0, z = 0;
-  constexpr uint32_t& operator[](int i) {
+  template <std::integral I>
+  constexpr uint32_t& operator[](I i) {
     CheckComponentIndex(i, 3);
     return detail::ShortVectorComponent(*this, i);
   }
-  constexpr const uint32_t& operator[](int i) const {
+  template <std::integral I>
+  constexpr const uint32_t& operator[](I i) const {
     CheckComponentIndex(i, 3);
     return detail::ShortVectorComponent(*this, i);
   }
@@ -121,8 +129,9 @@ class GroupBase {
   }
 };
 
-[[noreturn, gnu::cold]] inline void ThrowComponentIndex(int64_t i, int components,
-                                                       const char* what, int thread) {
+template <std::integral I>
+[[noreturn, gnu::cold]] void ThrowComponentIndex(I i, int components, const char* what,
+                                                 int thread) {
   const GroupBase* g = GroupBase::Current();
   throw KernelError(fmt::format("vector component index {} is out of range: the {} has {} "
                                 "components (0 to {}), {}{}",

@@ -6,8 +6,8 @@
 // with a uniform index a UniformRef. Out-of-bounds access is undefined in HLSL (a write makes all
 // groupshared memory undefined): waveemu reads 0, drops the write and reports a diagnostic.
 // Memory starts as the poison pattern (HLSL leaves it uninitialised): Poison<T>() per scalar or
-// vector component, 0xDEADBEEF per 4-byte word of a struct. Reading it is not reported: that
-// would take a written-or-not bit per element, kept on every access.
+// vector component; structs start zeroed. Reading it is not reported: that would take a
+// written-or-not bit per element, kept on every access.
 #pragma once
 
 #include "emulator/exec.h"
@@ -19,7 +19,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 namespace waveemu {
 
@@ -29,9 +28,9 @@ inline constexpr size_t kMaxGroupSharedBytes = 32768;
 namespace detail {
 
 /// What a groupshared element holds before the kernel writes it: the poison pattern of its
-/// type, component by component for a vector (uint3, float4, UniformLongVector); a struct gets
-/// 0xDEADBEEF (Poison<uint32_t>()) in every 4-byte word, so its uint and int members read as a
-/// uint's poison and others as recognisable bits.
+/// type, component by component for a vector (uint3, float4, UniformLongVector). A struct is
+/// zeroed: its members cannot be told apart without reflection, and a pattern in a bool member
+/// would be undefined behaviour in C++.
 template <class T>
 T UninitialisedGroupShared() {
   if constexpr (kIsLaneType<T>) {
@@ -42,12 +41,7 @@ T UninitialisedGroupShared() {
     for (int k = 0; k < kVectorComponents<T>; ++k) UniformComponentAt(v, k) = Poison<C>();
     return v;
   } else {
-    constexpr uint32_t kWord = Poison<uint32_t>();
-    unsigned char bytes[sizeof(T)];
-    for (size_t i = 0; i < sizeof(T); ++i) bytes[i] = (unsigned char)(kWord >> (8 * (i % 4)));
-    T v;
-    std::memcpy(&v, bytes, sizeof(T));
-    return v;
+    return T{};
   }
 }
 

@@ -165,8 +165,8 @@ class Lanes {
   explicit operator bool() const {
     static_assert(kDependentFalse<U>,
                   "Lanes<T, N> (Uint<N>, Float<N>, ...) is a per-thread value and does not "
-                  "convert to bool: for HLSL's if (x) branch with if_(x != 0u, [&] { ... }), for "
-                  "c ? a : b write select(c, a, b)");
+                  "convert to bool: for HLSL's if (x) branch with if_(x != 0u, [&] { ... }) (or "
+                  "if_(x, ...)), for c ? a : b write select(c, a, b)");
     return false;
   }
 
@@ -638,6 +638,12 @@ WAVEEMU_LANES_COMPARE(>=, GreaterEqual)
 
 #undef WAVEEMU_LANES_BINARY
 #undef WAVEEMU_LANES_COMPARE
+
+/// HLSL's !x on a number: x == 0 on each thread (NaN is true as a bool, so !NaN is false).
+template <class T, int N>
+Bool<N> operator!(const Lanes<T, N>& x) {
+  return x == Lanes<T, N>(T(0));
+}
 
 /// -a: flips the sign bit of floats (so -(+0) == -0 and NaN stays NaN, like DXIL fneg);
 /// integers wrap (-INT_MIN == INT_MIN, -1u == 0xFFFFFFFF).

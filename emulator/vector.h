@@ -12,6 +12,7 @@
 #include "emulator/lanes.h"
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -26,11 +27,13 @@ namespace waveemu {
 template <class T>
 struct UniformVector2 {
   T x = 0, y = 0;
-  constexpr T& operator[](int i) {
+  template <std::integral I>
+  constexpr T& operator[](I i) {
     CheckComponentIndex(i, 2);
     return detail::ShortVectorComponent(*this, i);
   }
-  constexpr const T& operator[](int i) const {
+  template <std::integral I>
+  constexpr const T& operator[](I i) const {
     CheckComponentIndex(i, 2);
     return detail::ShortVectorComponent(*this, i);
   }
@@ -39,11 +42,13 @@ struct UniformVector2 {
 template <class T>
 struct UniformVector3 {
   T x = 0, y = 0, z = 0;
-  constexpr T& operator[](int i) {
+  template <std::integral I>
+  constexpr T& operator[](I i) {
     CheckComponentIndex(i, 3);
     return detail::ShortVectorComponent(*this, i);
   }
-  constexpr const T& operator[](int i) const {
+  template <std::integral I>
+  constexpr const T& operator[](I i) const {
     CheckComponentIndex(i, 3);
     return detail::ShortVectorComponent(*this, i);
   }
@@ -52,11 +57,13 @@ struct UniformVector3 {
 template <class T>
 struct UniformVector4 {
   T x = 0, y = 0, z = 0, w = 0;
-  constexpr T& operator[](int i) {
+  template <std::integral I>
+  constexpr T& operator[](I i) {
     CheckComponentIndex(i, 4);
     return detail::ShortVectorComponent(*this, i);
   }
-  constexpr const T& operator[](int i) const {
+  template <std::integral I>
+  constexpr const T& operator[](I i) const {
     CheckComponentIndex(i, 4);
     return detail::ShortVectorComponent(*this, i);
   }
@@ -86,11 +93,13 @@ struct UniformLongVector {
   static_assert(kIsLaneType<T>, "UniformLongVector<T, C>: T is an HLSL numeric scalar (int16_t "
                                 "to double); buffers store bools as uint32_t");
   T c[C] = {};
-  constexpr T& operator[](int i) {
+  template <std::integral I>
+  constexpr T& operator[](I i) {
     CheckComponentIndex(i, C);
     return c[i];
   }
-  constexpr const T& operator[](int i) const {
+  template <std::integral I>
+  constexpr const T& operator[](I i) const {
     CheckComponentIndex(i, C);
     return c[i];
   }
@@ -320,12 +329,14 @@ struct Vector : VectorStorage<T, C, N> {
   Vector(const Vector&) = default;
   Vector& operator=(const Vector&) = default;  // memberwise, so masked per component
 
-  component_type& operator[](int i) {
+  template <std::integral I>
+  component_type& operator[](I i) {
     CheckComponentIndex(i, C);
     if constexpr (kLong) return this->component(i);
     else return this->*Members()[i];
   }
-  const component_type& operator[](int i) const {
+  template <std::integral I>
+  const component_type& operator[](I i) const {
     CheckComponentIndex(i, C);
     if constexpr (kLong) return this->component(i);
     else return this->*Members()[i];
@@ -555,6 +566,16 @@ class SwizzleRef : public Vector<T, int(sizeof...(I)), N> {
   }
   SwizzleRef& operator=(const SwizzleRef& other) { return *this = static_cast<const Base&>(other); }
 
+  // Components read only: v.zyx()[k] = x would write this copy, not v, so it must not compile.
+  template <std::integral J>
+  const typename Base::component_type& operator[](J i) const {
+    return Base::operator[](i);
+  }
+  template <class J>
+  typename Base::component_type operator[](const Lanes<J, N>& k) const {
+    return Base::operator[](k);
+  }
+
   template <class R> SwizzleRef& operator+=(const R& r) { return *this = value() + r; }
   template <class R> SwizzleRef& operator-=(const R& r) { return *this = value() - r; }
   template <class R> SwizzleRef& operator*=(const R& r) { return *this = value() * r; }
@@ -582,43 +603,69 @@ void CheckThreadComponentIndex(const Lanes<I, N>& k) {
   const Mask<N> bad = AndNot(CurrentMask<N>(), in_range);
   if (bad.Any()) [[unlikely]] {
     const int t = bad.First();
-    ThrowComponentIndex(int64_t(k.lane(t)), C, "vector", t);
+    ThrowComponentIndex(k.lane(t), C, "vector", t);
   }
 }
 
 /// v[k] with a per-thread k, as an assignment target: thread t reads or writes component k[t].
+/// It is the gathered value (a LanesOf<T, N>, so it works in any expression or intrinsic) that
+/// remembers where it came from: assigning, compound assignment and ++/-- write through to the
+/// vector, masked, and keep the value in step, as SwizzleRef does for v.zy().
 template <class T, int C, int N, class I>
-class ThreadComponentRef {
- public:
-  using component_type = LanesOf<T, N>;
-  ThreadComponentRef(Vector<T, C, N>& v, const Lanes<I, N>& k) : v_(v), k_(k) {}
+class ThreadComponentRef : public LanesOf<T, N> {
+  using Base = LanesOf<T, N>;
 
-  operator component_type() const { return std::as_const(v_)[k_]; }  // NOLINT
-  component_type value() const { return std::as_const(v_)[k_]; }
+ public:
+  ThreadComponentRef(Vector<T, C, N>& v, const Lanes<I, N>& k)
+      : Base(std::as_const(v)[k]), target_(&v), k_(k) {}
+  ThreadComponentRef(const ThreadComponentRef&) = default;
 
   /// Masked: each active thread writes its own component k[t].
-  ThreadComponentRef& operator=(const component_type& x) {
+  ThreadComponentRef& operator=(const Base& x) {
     CheckThreadComponentIndex<C>(k_);
     const Mask<N> active = CurrentMask<N>();
-    for (int i = 0; i < C; ++i) v_[i].AssignMasked(x, active & (k_ == I(i)).mask());
+    for (int i = 0; i < C; ++i) (*target_)[i].AssignMasked(x, active & (k_ == I(i)).mask());
+    static_cast<Base&>(*this) = x;  // masked, like the write above
     return *this;
   }
   ThreadComponentRef& operator=(const ThreadComponentRef& other) {
-    return *this = other.value();
+    return *this = static_cast<const Base&>(other);
   }
   template <class S>
     requires kIsScalar<S>
   ThreadComponentRef& operator=(S x) {
-    return *this = component_type(x);
+    return *this = Base(x);
   }
+
+  // Every mutating operator of Lanes, redone so that it writes through (the inherited ones
+  // would change only this copy).
   template <class R> ThreadComponentRef& operator+=(const R& r) { return *this = value() + r; }
   template <class R> ThreadComponentRef& operator-=(const R& r) { return *this = value() - r; }
   template <class R> ThreadComponentRef& operator*=(const R& r) { return *this = value() * r; }
   template <class R> ThreadComponentRef& operator/=(const R& r) { return *this = value() / r; }
+  template <class R> ThreadComponentRef& operator%=(const R& r) { return *this = value() % r; }
+  template <class R> ThreadComponentRef& operator&=(const R& r) { return *this = value() & r; }
+  template <class R> ThreadComponentRef& operator|=(const R& r) { return *this = value() | r; }
+  template <class R> ThreadComponentRef& operator^=(const R& r) { return *this = value() ^ r; }
+  template <class R> ThreadComponentRef& operator<<=(const R& r) { return *this = value() << r; }
+  template <class R> ThreadComponentRef& operator>>=(const R& r) { return *this = value() >> r; }
+  ThreadComponentRef& operator++() { return *this = value() + Base(T(1)); }
+  ThreadComponentRef& operator--() { return *this = value() - Base(T(1)); }
+  Base operator++(int) {
+    const Base old = value();
+    ++*this;
+    return old;
+  }
+  Base operator--(int) {
+    const Base old = value();
+    --*this;
+    return old;
+  }
 
  private:
-  Vector<T, C, N>& v_;
-  Lanes<I, N> k_;  // a copy: the index may be a temporary (v[tid % 4u])
+  const Base& value() const { return *this; }
+  Vector<T, C, N>* target_;
+  Lanes<I, N> k_;  // a copy: the index may be a temporary (v[tid % 4u]) or v's own component
 };
 
 }  // namespace detail

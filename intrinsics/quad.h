@@ -264,7 +264,7 @@ Bool<N> QuadAny(bool expr) {
   return QuadAny(Bool<N>(expr));
 }
 /// HLSL converts a numeric argument to bool: expr != 0.
-template <class T, int N>
+template <int N, class T>  // N first: QuadAny<N>(x) works too
 Bool<N> QuadAny(const Lanes<T, N>& expr) {
   return QuadAny(Bool<N>(expr));
 }
@@ -285,7 +285,7 @@ Bool<N> QuadAll(bool expr) {
   return QuadAll(Bool<N>(expr));
 }
 /// HLSL converts a numeric argument to bool: expr != 0.
-template <class T, int N>
+template <int N, class T>  // N first: QuadAll<N>(x) works too
 Bool<N> QuadAll(const Lanes<T, N>& expr) {
   return QuadAll(Bool<N>(expr));
 }

@@ -616,7 +616,7 @@ Uint<N> WaveActiveCountBits(bool bBit) {
   return WaveActiveCountBits(Bool<N>(bBit));
 }
 /// HLSL converts a numeric argument to bool: bBit != 0 (the seed's WaveActiveCountBits(IsFree)).
-template <class T, int N>
+template <int N, class T>  // N first: WaveActiveCountBits<N>(x) works too
 Uint<N> WaveActiveCountBits(const Lanes<T, N>& bBit) {
   return WaveActiveCountBits(Bool<N>(bBit));
 }

@@ -211,7 +211,7 @@ Uint<N> WavePrefixCountBits(bool bBit) {
   return WavePrefixCountBits(Bool<N>(bBit));
 }
 /// HLSL converts a numeric argument to bool: bBit != 0.
-template <class T, int N>
+template <int N, class T>  // N first: WavePrefixCountBits<N>(x) works too
 Uint<N> WavePrefixCountBits(const Lanes<T, N>& bBit) {
   return WavePrefixCountBits(Bool<N>(bBit));
 }

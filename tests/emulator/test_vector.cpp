@@ -330,12 +330,76 @@ TEST_CASE("v[k] with a per-thread k reads and writes each thread's own component
       "v[tid] = 0 under tid < 4");
 }
 
+TEST_CASE("v[k] with a per-thread k works in expressions, compound assignments and aliasing") {
+  // HLSL: uint4 v; v[k] -= 1; v[k] *= 3; v[k] /= 2; v[k]++; uint s = v[k] * v[k] + 1;
+  //       v[v.x % 4] = 2;  (the index is read before the write, even when it is v's own x)
+  auto v = Ramp<uint32_t, 4>();
+  Uint<kN> tid, sq(0u);
+  for (int t = 0; t < kN; ++t) tid.set_lane(t, uint32_t(t));
+  Bool<kN> odd;
+  test::RunGroup<kN>(8, [&] {
+    const Uint<kN> k = tid % 4u;
+    v[k] -= 1u;
+    v[k] *= 3u;
+    v[k] /= 2u;
+    v[k]++;
+    sq = v[k] * v[k] + 1u;
+    odd = (v[k] & 1u) == 1u;
+    v[v.x % 4u] = 2u;
+  });
+  for (int t = 0; t < kN; ++t) {
+    uint32_t c[4];
+    for (int i = 0; i < 4; ++i) c[i] = uint32_t(10 * t + i + 1);
+    uint32_t& ck = c[t % 4];
+    ck = (ck - 1u) * 3u / 2u + 1u;
+    CHECK(sq.lane(t) == ck * ck + 1u);
+    CHECK(odd.lane(t) == ((ck & 1u) == 1u));
+    c[c[0] % 4] = 2u;
+    for (int i = 0; i < 4; ++i) CHECK(v[i].lane(t) == c[i]);
+  }
+
+  // w[w.x] = 2 with the index read from the component being written: thread t has w.x = t % 4,
+  // so on threads with w.x = 0 it writes x itself, and nothing else may change.
+  Uint4<kN> w(tid % 4u, Uint<kN>(10u), Uint<kN>(20u), Uint<kN>(30u));
+  test::RunGroup<kN>(8, [&] { w[w.x] = 2u; });
+  for (int t = 0; t < kN; ++t) {
+    uint32_t c[4] = {uint32_t(t % 4), 10u, 20u, 30u};
+    c[c[0]] = 2u;
+    for (int i = 0; i < 4; ++i) CHECK(w[i].lane(t) == c[i]);
+  }
+
+  // A swizzle's components read (writes through them do not compile: compile_fail).
+  const auto r = Ramp<uint32_t, 4>();
+  auto rr = Ramp<uint32_t, 4>();
+  CHECK(rr.wzyx()[0].lane(2) == r.w.lane(2));
+  CHECK(rr.wzyx()[tid % 4u].lane(5) == r[3 - 5 % 4].lane(5));
+
+  // Out of range on an active thread, on the write path too, and a negative signed index; a
+  // uniform 64-bit index is not truncated (2^32 + 1 is not component 1).
+  test::RunGroup<kN>(8, [&] {
+    CHECK_THROWS_WITH_AS(v[tid] = 0u,
+                         "vector component index 4 is out of range: the vector has 4 components "
+                         "(0 to 3), group (0,0,0), thread 4",
+                         KernelError);
+    CHECK_THROWS_WITH_AS((void)Uint<kN>(v[Int<kN>(tid) - 1]),
+                         "vector component index -1 is out of range: the vector has 4 components "
+                         "(0 to 3), group (0,0,0), thread 0",
+                         KernelError);
+    CHECK_THROWS_WITH_AS(v[(uint64_t(1) << 32) + 1],
+                         "vector component index 4294967297 is out of range: the vector has 4 "
+                         "components (0 to 3), group (0,0,0)",
+                         KernelError);
+  });
+}
+
 TEST_CASE("per-thread vectors mix with uniform vectors element-wise") {
   // HLSL: uint3 a = ...; a * 2 + uint3(1, 2, 3); float3 p; p - float3(0.5, 1, 2); ...
   const auto a = Ramp<uint32_t, 3>();
   const auto p = Ramp<float, 3>();
   const Uint3<kN> r = a * 2u + uint3{1, 2, 3};
   const Float3<kN> q = float3{0.5f, 1.0f, 2.0f} - p;
+  const Float3<kN> q2 = p - float3{0.5f, 1.0f, 2.0f};  // not commutative: the order is kept
+  const Uint3<kN> sh = a << uint3{1, 2, 3};
   const Bool3<kN> eq = a == uint3{1, 12, 3};
   Uint3<kN> acc = a;
   test::RunGroup<kN>(8, [&] { acc += uint3{7, 8, 9}; });
@@ -347,6 +411,10 @@ TEST_CASE("per-thread vectors mix with uniform vectors element-wise") {
                                "a * 2 + uint3(1, 2, 3)");
   CheckComponents<float, 3>(q, [&](int t, int i) { return f[i] - float(10 * t + i + 1); },
                             "float3(0.5, 1, 2) - p");
+  CheckComponents<float, 3>(q2, [&](int t, int i) { return float(10 * t + i + 1) - f[i]; },
+                            "p - float3(0.5, 1, 2)");
+  CheckComponents<uint32_t, 3>(sh, [&](int t, int i) { return uint32_t(10 * t + i + 1) << u[i]; },
+                               "a << uint3(1, 2, 3)");
   CheckComponents<bool, 3>(eq, [&](int t, int i) { return uint32_t(10 * t + i + 1) == e[i]; },
                            "a == uint3(1, 12, 3)");
   CheckComponents<uint32_t, 3>(acc, [&](int t, int i) { return 10 * t + i + 1 + add[i]; },

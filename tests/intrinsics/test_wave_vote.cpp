@@ -170,16 +170,18 @@ TEST_CASE("Vote intrinsics convert a numeric argument to bool, as HLSL does (x !
 TEST_CASE("CountBits, PrefixCountBits, QuadAny and QuadAll convert a numeric argument too") {
   // HLSL: uint x = lane & 3; WaveActiveCountBits(x); WavePrefixCountBits(x); QuadAny(x); ...
   // and a float with NaN and -0: (bool)NaN is true, (bool)-0.0 is false.
-  Uint<8> count(0u), prefix(0u), quad_any(0u), quad_all(0u), fcount(0u);
+  Uint<8> count(0u), prefix(0u), quad_any(0u), quad_all(0u), fcount(0u), not_x(0u), not_f(0u);
   RunGroup<8>(8, [&] {
     const Uint<8> x = WaveGetLaneIndex<8>() & 3u;  // 0 on lanes 0 and 4
-    count = WaveActiveCountBits(x);
+    count = WaveActiveCountBits<8>(x);  // <N> written out works too
     prefix = WavePrefixCountBits(x);
     quad_any = Uint<8>(QuadAny(x));
-    quad_all = Uint<8>(QuadAll(x));
+    quad_all = Uint<8>(QuadAll<8>(x));
     const Float<8> f(std::array<float, 8>{0.0f, -0.0f, std::nanf(""), 1.0f, 0.0f, 0.0f, 0.0f,
                                           -2.0f});
     fcount = WaveActiveCountBits(f);
+    not_x = Uint<8>(!x);  // HLSL !x on numbers: x == 0
+    not_f = Uint<8>(!f);
   });
   const bool x_true[8] = {false, true, true, true, false, true, true, true};
   uint32_t below = 0;
@@ -190,5 +192,7 @@ TEST_CASE("CountBits, PrefixCountBits, QuadAny and QuadAll convert a numeric arg
     CHECK(quad_any.lane(t) == 1u);  // every quad has a non-zero lane
     CHECK(quad_all.lane(t) == 0u);  // lanes 0 and 4 are zero: both quads fail
     CHECK(fcount.lane(t) == 3u);    // NaN, 1, -2
+    CHECK(not_x.lane(t) == (x_true[t] ? 0u : 1u));
+    CHECK(not_f.lane(t) == (t == 0 || t == 1 || (t >= 4 && t <= 6) ? 1u : 0u));  // 0, -0
   }
 }
