@@ -23,17 +23,20 @@ if(result EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled, but it must be rejected at compile time")
 endif()
 
-file(STRINGS "${SOURCE}" expect_lines REGEX "^// expect: ")
-foreach(line IN LISTS expect_lines)
-  string(REGEX REPLACE "^// expect: " "" text "${line}")
-  string(FIND "${out}" "${text}" pos)
-  if(pos EQUAL -1)
-    message(FATAL_ERROR
-      "${SOURCE} failed to compile, but the message lacks the expected text\n"
-      "  expected: ${text}\n  compiler output:\n${out}")
-  endif()
-  message(STATUS "found expected diagnostic: ${text}")
-endforeach()
+# Every `// KEY: TEXT` line of SOURCE must have its TEXT in `haystack` (`where` names it).
+function(expect_all key haystack where)
+  file(STRINGS "${SOURCE}" lines REGEX "^// ${key}: ")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^// ${key}: " "" text "${line}")
+    string(FIND "${haystack}" "${text}" pos)
+    if(pos EQUAL -1)
+      message(FATAL_ERROR
+        "${SOURCE} failed to compile, but ${where} lacks the expected text\n"
+        "  expected: ${text}\n  ${where}: ${haystack}\n  compiler output:\n${out}")
+    endif()
+    message(STATUS "found expected text in ${where}: ${text}")
+  endforeach()
+endfunction()
 
 string(FIND "${out}" "error: " first_error)
 set(first_message "")
@@ -43,14 +46,5 @@ if(NOT first_error EQUAL -1)
   string(FIND "${rest}" "error: " next_error)
   string(SUBSTRING "${rest}" 0 ${next_error} first_message)
 endif()
-file(STRINGS "${SOURCE}" expect_first_lines REGEX "^// expect-first: ")
-foreach(line IN LISTS expect_first_lines)
-  string(REGEX REPLACE "^// expect-first: " "" text "${line}")
-  string(FIND "${first_message}" "${text}" pos)
-  if(pos EQUAL -1)
-    message(FATAL_ERROR
-      "${SOURCE} failed to compile, but its first error lacks the expected text\n"
-      "  expected: ${text}\n  first error: ${first_message}\n  compiler output:\n${out}")
-  endif()
-  message(STATUS "found expected first diagnostic: ${text}")
-endforeach()
+expect_all(expect "${out}" "the message")
+expect_all(expect-first "${first_message}" "the first error")
