@@ -20,54 +20,11 @@ template <class E>
 inline constexpr bool kIsElementType = std::is_trivially_copyable_v<E> && !std::is_pointer_v<E> &&
                                        !std::is_reference_v<E> && !std::is_same_v<E, bool>;
 
-namespace detail {
-
-template <class E>
-concept HasX = requires(E e) { e.x; };
-template <class E>
-concept HasY = requires(E e) { e.y; };
-template <class E>
-concept HasZ = requires(E e) { e.z; };
-template <class E>
-concept HasW = requires(E e) { e.w; };
-
-template <class E>
-constexpr int VectorComponents() {
-  if constexpr (LongVectorShape<E>::kComponents != 0) {
-    return LongVectorShape<E>::kComponents;
-  } else if constexpr (!std::is_class_v<E> || !HasX<E> || !HasY<E>) {
-    return 0;
-  } else {
-    using T = std::remove_cvref_t<decltype(std::declval<E&>().x)>;
-    if constexpr (!kIsLaneType<T> || !std::is_same_v<T, std::remove_cvref_t<decltype(std::declval<E&>().y)>>)
-      return 0;
-    else if constexpr (HasW<E> && HasZ<E>)
-      return sizeof(E) == 4 * sizeof(T) ? 4 : 0;
-    else if constexpr (HasZ<E>)
-      return sizeof(E) == 3 * sizeof(T) ? 3 : 0;
-    else
-      return sizeof(E) == 2 * sizeof(T) ? 2 : 0;
-  }
-}
-
-}  // namespace detail
-
-/// A struct {T x, y[, z[, w]]} with nothing else in it: HLSL's uniform vector types (uint3,
-/// float4, ...), or a UniformLongVector<T, C>. Such elements read as Vector<T, C, N>.
-template <class E>
-inline constexpr int kVectorComponents = detail::VectorComponents<E>();
-
 /// A vector element of 2 to 4 components: what typed buffers and textures hold (with scalars),
 /// and what the word-gather paths take. Long vectors (SM 6.9) live only in structured and raw
 /// buffers and groupshared memory.
 template <class E>
 inline constexpr bool kIsShortVector = kVectorComponents<E> >= 2 && kVectorComponents<E> <= 4;
-
-template <class E>
-struct VectorElementTraits {
-  using component_type =
-      std::remove_cvref_t<decltype(detail::UniformComponentAt(std::declval<E&>(), 0))>;
-};
 
 /// A per-thread copy of a struct element: thread t's value is lane(t). Assignment is masked by
 /// the current execution mask, like Lanes.

@@ -133,22 +133,22 @@ struct LongVectorShape<UniformLongVector<T, C>> {
   static constexpr int kComponents = C;
 };
 
-/// E is a plain struct {T x, y[, z[, w]]} of C components of one scalar type (uint3, float4...),
-/// or UniformLongVector<T, C>.
-template <class E, int C>
-constexpr bool IsUniformVector() {
+/// The components of a uniform vector E: C for a struct {T x, y[, z[, w]]} of one HLSL scalar
+/// type with nothing else in it (uint3, float4, ...) or for UniformLongVector<T, C>; 0 for
+/// anything else.
+template <class E>
+constexpr int UniformVectorComponents() {
   if constexpr (LongVectorShape<E>::kComponents != 0) {
-    return LongVectorShape<E>::kComponents == C;
-  } else if constexpr (!std::is_class_v<E>) {
-    return false;
-  } else if constexpr (!requires(const E& e) { e.x; e.y; }) {
-    return false;
+    return LongVectorShape<E>::kComponents;
+  } else if constexpr (!std::is_class_v<E> || !requires(const E& e) { e.x; e.y; }) {
+    return 0;
   } else {
     using X = std::remove_cvref_t<decltype(std::declval<const E&>().x)>;
+    using Y = std::remove_cvref_t<decltype(std::declval<const E&>().y)>;
     constexpr bool has_z = requires(const E& e) { e.z; };
     constexpr bool has_w = requires(const E& e) { e.w; };
     constexpr int count = has_w ? 4 : has_z ? 3 : 2;
-    return kIsLaneType<X> && count == C && sizeof(E) == C * sizeof(X);
+    return kIsLaneType<X> && std::is_same_v<X, Y> && sizeof(E) == count * sizeof(X) ? count : 0;
   }
 }
 
@@ -161,8 +161,20 @@ constexpr auto& UniformComponentAt(E& e, int k) {
 
 }  // namespace detail
 
+/// A struct {T x, y[, z[, w]]} with nothing else in it: HLSL's uniform vector types (uint3,
+/// float4, ...), or a UniformLongVector<T, C>; 0 for anything else. Buffer elements of this
+/// shape read as Vector<T, C, N>.
+template <class E>
+inline constexpr int kVectorComponents = detail::UniformVectorComponents<E>();
 template <class E, int C>
-inline constexpr bool kIsUniformVector = detail::IsUniformVector<E, C>();
+inline constexpr bool kIsUniformVector = kVectorComponents<E> == C;
+
+/// The component type of a uniform vector E (uint32_t for uint3).
+template <class E>
+struct VectorElementTraits {
+  using component_type =
+      std::remove_cvref_t<decltype(detail::UniformComponentAt(std::declval<E&>(), 0))>;
+};
 
 // ------------------------------------------------------------------------------------------------
 // Per-thread vectors.
@@ -735,9 +747,8 @@ Vector<R, C, N> BuildVector(F&& f) {
 /// uniform operand of Vector<T, C, N> (op) E.
 template <class E, class T, int C>
 constexpr bool IsUniformVectorOf() {
-  if constexpr (!IsUniformVector<E, C>()) return false;
-  else return std::is_same_v<
-      std::remove_cvref_t<decltype(UniformComponentAt(std::declval<const E&>(), 0))>, T>;
+  if constexpr (!kIsUniformVector<E, C>) return false;
+  else return std::is_same_v<typename VectorElementTraits<E>::component_type, T>;
 }
 
 /// Vector<float, C, N> (op) Lanes<uint32_t, N>: HLSL converts the integer to the float type.
