@@ -221,8 +221,8 @@ struct Vector;
 namespace detail {
 template <class T, int C, int N, class I>
 class ThreadComponentRef;
-template <int C, class I, int N>
-void CheckThreadComponentIndex(const Lanes<I, N>& k);
+template <int C, class I, int N, class F>
+void ForEachIndexedComponent(const Lanes<I, N>& k, F&& f);
 }  // namespace detail
 template <class T, int C, int N, int... I>
 class SwizzleRef;
@@ -359,9 +359,9 @@ struct Vector : VectorStorage<T, C, N> {
   template <class I>
     requires std::is_integral_v<I>
   component_type operator[](const Lanes<I, N>& k) const {
-    detail::CheckThreadComponentIndex<C>(k);
-    component_type r = (*this)[0];
-    for (int i = 1; i < C; ++i) r.AssignMasked((*this)[i], (k == I(i)).mask());
+    component_type r = (*this)[0];  // inactive threads keep component 0
+    detail::ForEachIndexedComponent<C>(
+        k, [&](int i, const Mask<N>& m) { r.AssignMasked((*this)[i], m); });
     return r;
   }
   template <class I>
@@ -606,17 +606,19 @@ class SwizzleRef : public Vector<T, int(sizeof...(I)), N> {
 
 namespace detail {
 
-/// The per-thread component index k of a C-component vector: an active thread's k past the
-/// last component is a KernelError naming the first such thread.
-template <int C, class I, int N>
-void CheckThreadComponentIndex(const Lanes<I, N>& k) {
+/// f(i, m) for each component i of a C-component vector, m the threads whose per-thread index
+/// k is i (one comparison per component, shared by the work and the range check); then an
+/// active thread whose k is past the last component is a KernelError naming the first one.
+template <int C, class I, int N, class F>
+void ForEachIndexedComponent(const Lanes<I, N>& k, F&& f) {
   Mask<N> in_range;
-  for (int i = 0; i < C; ++i) in_range |= (k == I(i)).mask();
-  const Mask<N> bad = AndNot(CurrentMask<N>(), in_range);
-  if (bad.Any()) [[unlikely]] {
-    const int t = bad.First();
-    ThrowComponentIndex(k.lane(t), C, "vector", t);
+  for (int i = 0; i < C; ++i) {
+    const Mask<N> m = (k == I(i)).mask();
+    in_range |= m;
+    f(i, m);
   }
+  const Mask<N> bad = AndNot(CurrentMask<N>(), in_range);
+  if (bad.Any()) [[unlikely]] ThrowComponentIndex(k.lane(bad.First()), C, "vector", bad.First());
 }
 
 /// v[k] with a per-thread k, as an assignment target: thread t reads or writes component k[t].
@@ -632,11 +634,12 @@ class ThreadComponentRef : public LanesOf<T, N> {
       : Base(std::as_const(v)[k]), target_(&v), k_(k) {}
   ThreadComponentRef(const ThreadComponentRef&) = default;
 
-  /// Masked: each active thread writes its own component k[t].
+  /// Masked: each active thread writes its own component k[t]. (The constructor's read has
+  /// already refused an index out of range on the threads active then.)
   ThreadComponentRef& operator=(const Base& x) {
-    CheckThreadComponentIndex<C>(k_);
     const Mask<N> active = CurrentMask<N>();
-    for (int i = 0; i < C; ++i) (*target_)[i].AssignMasked(x, active & (k_ == I(i)).mask());
+    ForEachIndexedComponent<C>(
+        k_, [&](int i, const Mask<N>& m) { (*target_)[i].AssignMasked(x, active & m); });
     static_cast<Base&>(*this) = x;  // masked, like the write above
     return *this;
   }
