@@ -47,18 +47,23 @@ constexpr auto& ShortVectorComponent(E& e, int k) {
 }
 }  // namespace detail
 
+/// HLSL's u[i] on a uniform vector of C components of type T named x, y[, z[, w]] (uint3,
+/// UniformVector2/3/4): checked, then by member name.
+#define WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, C)       \
+  template <std::integral I>                        \
+  constexpr T& operator[](I i) {                    \
+    CheckComponentIndex(i, C);                      \
+    return detail::ShortVectorComponent(*this, i);  \
+  }                                                 \
+  template <std::integral I>                        \
+  constexpr const T& operator[](I i) const {        \
+    CheckComponentIndex(i, C);                      \
+    return detail::ShortVectorComponent(*this, i);  \
+  }
+
 struct uint3 {
   uint32_t x = 0, y = 0, z = 0;
-  template <std::integral I>
-  constexpr uint32_t& operator[](I i) {
-    CheckComponentIndex(i, 3);
-    return detail::ShortVectorComponent(*this, i);
-  }
-  template <std::integral I>
-  constexpr const uint32_t& operator[](I i) const {
-    CheckComponentIndex(i, 3);
-    return detail::ShortVectorComponent(*this, i);
-  }
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(uint32_t, 3)
   friend constexpr bool operator==(const uint3&, const uint3&) = default;
 };
 

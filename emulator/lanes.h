@@ -100,6 +100,21 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
 
 }  // namespace detail
 
+/// The ten compound assignments of a class Self whose current value is VALUE (an expression of
+/// *this): x op= r is x = VALUE op r, so each goes through Self's own operator=, masked as a plain
+/// assignment is. Lanes, Vector, swizzles, v[k] and buffer elements share it.
+#define WAVEEMU_COMPOUND_ASSIGNMENTS(Self, VALUE)                                             \
+  template <class R> Self& operator+=(const R& r) { return *this = (VALUE) + r; }           \
+  template <class R> Self& operator-=(const R& r) { return *this = (VALUE) - r; }           \
+  template <class R> Self& operator*=(const R& r) { return *this = (VALUE) * r; }           \
+  template <class R> Self& operator/=(const R& r) { return *this = (VALUE) / r; }           \
+  template <class R> Self& operator%=(const R& r) { return *this = (VALUE) % r; }           \
+  template <class R> Self& operator&=(const R& r) { return *this = (VALUE) & r; }           \
+  template <class R> Self& operator|=(const R& r) { return *this = (VALUE) | r; }           \
+  template <class R> Self& operator^=(const R& r) { return *this = (VALUE) ^ r; }           \
+  template <class R> Self& operator<<=(const R& r) { return *this = (VALUE) << r; }         \
+  template <class R> Self& operator>>=(const R& r) { return *this = (VALUE) >> r; }
+
 /// false, but only once T is known: a static_assert that fires when its template is used.
 template <class T>
 inline constexpr bool kDependentFalse = false;
@@ -191,16 +206,7 @@ class Lanes {
   }
 
   // Compound assignments are masked like plain assignment.
-  template <class R> Lanes& operator+=(const R& r) { return *this = *this + r; }
-  template <class R> Lanes& operator-=(const R& r) { return *this = *this - r; }
-  template <class R> Lanes& operator*=(const R& r) { return *this = *this * r; }
-  template <class R> Lanes& operator/=(const R& r) { return *this = *this / r; }
-  template <class R> Lanes& operator%=(const R& r) { return *this = *this % r; }
-  template <class R> Lanes& operator&=(const R& r) { return *this = *this & r; }
-  template <class R> Lanes& operator|=(const R& r) { return *this = *this | r; }
-  template <class R> Lanes& operator^=(const R& r) { return *this = *this ^ r; }
-  template <class R> Lanes& operator<<=(const R& r) { return *this = *this << r; }
-  template <class R> Lanes& operator>>=(const R& r) { return *this = *this >> r; }
+  WAVEEMU_COMPOUND_ASSIGNMENTS(Lanes, *this)
   Lanes& operator++() { return *this = *this + Lanes(T(1)); }
   Lanes& operator--() { return *this = *this - Lanes(T(1)); }
   Lanes operator++(int) {

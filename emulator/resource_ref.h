@@ -12,6 +12,7 @@
 #include "emulator/resource_element.h"
 
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -145,8 +146,8 @@ bool IsConsecutiveInBounds(const Uint<N>& index, uint64_t count) {
 
 /// Byte offset of component k of a vector element E (HLSL's buf[i][k]); a k past the vector's
 /// last component is a KernelError (HLSL leaves a dynamic out-of-range index undefined).
-template <class E>
-uint64_t ComponentOffset(int k) {
+template <class E, std::integral I>
+uint64_t ComponentOffset(I k) {
   CheckComponentIndex(k, kVectorComponents<E>, "element");
   return uint64_t(k) * sizeof(typename VectorElementTraits<E>::component_type);
 }
@@ -530,16 +531,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   }
 
   // Read-modify-write, not atomic (as in HLSL; use Interlocked* for that).
-  template <class V> ElementRef& operator+=(const V& v) { return *this = Load() + v; }
-  template <class V> ElementRef& operator-=(const V& v) { return *this = Load() - v; }
-  template <class V> ElementRef& operator*=(const V& v) { return *this = Load() * v; }
-  template <class V> ElementRef& operator/=(const V& v) { return *this = Load() / v; }
-  template <class V> ElementRef& operator%=(const V& v) { return *this = Load() % v; }
-  template <class V> ElementRef& operator&=(const V& v) { return *this = Load() & v; }
-  template <class V> ElementRef& operator|=(const V& v) { return *this = Load() | v; }
-  template <class V> ElementRef& operator^=(const V& v) { return *this = Load() ^ v; }
-  template <class V> ElementRef& operator<<=(const V& v) { return *this = Load() << v; }
-  template <class V> ElementRef& operator>>=(const V& v) { return *this = Load() >> v; }
+  WAVEEMU_COMPOUND_ASSIGNMENTS(ElementRef, Load())
 
   /// One member of a struct (or vector) element: RW[i].field(&Particle::age) = 0.
   template <class M, class S = E>
@@ -551,7 +543,8 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   }
   /// One component of a vector element at a uniform index k: RW[i][5] = x writes just that
   /// component (HLSL's subscript; the way into a long vector's components, which have no names).
-  auto operator[](int k) const
+  template <std::integral I>
+  auto operator[](I k) const
     requires(kVectorComponents<E> != 0)
   {
     MemoryBinding b = binding_;
@@ -752,7 +745,8 @@ class UniformRef : public detail::UniformOpsFor<UniformRef<E>, E> {
     return UniformRef<M>(b, index_);
   }
   /// One component of a vector element at a uniform index k: gs[0][5] = x (see ElementRef).
-  auto operator[](int k) const
+  template <std::integral I>
+  auto operator[](I k) const
     requires(kVectorComponents<E> != 0)
   {
     MemoryBinding b = binding_;

@@ -27,46 +27,19 @@ namespace waveemu {
 template <class T>
 struct UniformVector2 {
   T x = 0, y = 0;
-  template <std::integral I>
-  constexpr T& operator[](I i) {
-    CheckComponentIndex(i, 2);
-    return detail::ShortVectorComponent(*this, i);
-  }
-  template <std::integral I>
-  constexpr const T& operator[](I i) const {
-    CheckComponentIndex(i, 2);
-    return detail::ShortVectorComponent(*this, i);
-  }
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 2)
   friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
 };
 template <class T>
 struct UniformVector3 {
   T x = 0, y = 0, z = 0;
-  template <std::integral I>
-  constexpr T& operator[](I i) {
-    CheckComponentIndex(i, 3);
-    return detail::ShortVectorComponent(*this, i);
-  }
-  template <std::integral I>
-  constexpr const T& operator[](I i) const {
-    CheckComponentIndex(i, 3);
-    return detail::ShortVectorComponent(*this, i);
-  }
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 3)
   friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
 };
 template <class T>
 struct UniformVector4 {
   T x = 0, y = 0, z = 0, w = 0;
-  template <std::integral I>
-  constexpr T& operator[](I i) {
-    CheckComponentIndex(i, 4);
-    return detail::ShortVectorComponent(*this, i);
-  }
-  template <std::integral I>
-  constexpr const T& operator[](I i) const {
-    CheckComponentIndex(i, 4);
-    return detail::ShortVectorComponent(*this, i);
-  }
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 4)
   friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
 };
 
@@ -509,16 +482,7 @@ struct Vector : VectorStorage<T, C, N> {
   WAVEEMU_SWIZZLE(wzyx, abgr, 3, 2, 1, 0)
   WAVEEMU_SWIZZLE(wwww, aaaa, 3, 3, 3, 3)
   // Compound assignments are masked like plain assignment.
-  template <class R> Vector& operator+=(const R& r) { return *this = *this + r; }
-  template <class R> Vector& operator-=(const R& r) { return *this = *this - r; }
-  template <class R> Vector& operator*=(const R& r) { return *this = *this * r; }
-  template <class R> Vector& operator/=(const R& r) { return *this = *this / r; }
-  template <class R> Vector& operator%=(const R& r) { return *this = *this % r; }
-  template <class R> Vector& operator&=(const R& r) { return *this = *this & r; }
-  template <class R> Vector& operator|=(const R& r) { return *this = *this | r; }
-  template <class R> Vector& operator^=(const R& r) { return *this = *this ^ r; }
-  template <class R> Vector& operator<<=(const R& r) { return *this = *this << r; }
-  template <class R> Vector& operator>>=(const R& r) { return *this = *this >> r; }
+  WAVEEMU_COMPOUND_ASSIGNMENTS(Vector, *this)
 
  private:
   template <int... I>
@@ -588,16 +552,7 @@ class SwizzleRef : public Vector<T, int(sizeof...(I)), N> {
     return Base::operator[](k);
   }
 
-  template <class R> SwizzleRef& operator+=(const R& r) { return *this = value() + r; }
-  template <class R> SwizzleRef& operator-=(const R& r) { return *this = value() - r; }
-  template <class R> SwizzleRef& operator*=(const R& r) { return *this = value() * r; }
-  template <class R> SwizzleRef& operator/=(const R& r) { return *this = value() / r; }
-  template <class R> SwizzleRef& operator%=(const R& r) { return *this = value() % r; }
-  template <class R> SwizzleRef& operator&=(const R& r) { return *this = value() & r; }
-  template <class R> SwizzleRef& operator|=(const R& r) { return *this = value() | r; }
-  template <class R> SwizzleRef& operator^=(const R& r) { return *this = value() ^ r; }
-  template <class R> SwizzleRef& operator<<=(const R& r) { return *this = value() << r; }
-  template <class R> SwizzleRef& operator>>=(const R& r) { return *this = value() >> r; }
+  WAVEEMU_COMPOUND_ASSIGNMENTS(SwizzleRef, value())
 
  private:
   const Base& value() const { return *this; }
@@ -654,16 +609,7 @@ class ThreadComponentRef : public LanesOf<T, N> {
 
   // Every mutating operator of Lanes, redone so that it writes through (the inherited ones
   // would change only this copy).
-  template <class R> ThreadComponentRef& operator+=(const R& r) { return *this = value() + r; }
-  template <class R> ThreadComponentRef& operator-=(const R& r) { return *this = value() - r; }
-  template <class R> ThreadComponentRef& operator*=(const R& r) { return *this = value() * r; }
-  template <class R> ThreadComponentRef& operator/=(const R& r) { return *this = value() / r; }
-  template <class R> ThreadComponentRef& operator%=(const R& r) { return *this = value() % r; }
-  template <class R> ThreadComponentRef& operator&=(const R& r) { return *this = value() & r; }
-  template <class R> ThreadComponentRef& operator|=(const R& r) { return *this = value() | r; }
-  template <class R> ThreadComponentRef& operator^=(const R& r) { return *this = value() ^ r; }
-  template <class R> ThreadComponentRef& operator<<=(const R& r) { return *this = value() << r; }
-  template <class R> ThreadComponentRef& operator>>=(const R& r) { return *this = value() >> r; }
+  WAVEEMU_COMPOUND_ASSIGNMENTS(ThreadComponentRef, value())
   ThreadComponentRef& operator++() { return *this = value() + Base(T(1)); }
   ThreadComponentRef& operator--() { return *this = value() - Base(T(1)); }
   Base operator++(int) {

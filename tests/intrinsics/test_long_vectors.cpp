@@ -522,5 +522,10 @@ TEST_CASE("One component of a buffer or groupshared vector element is read and w
     CHECK_THROWS_WITH_AS(rw[0u][5], "vector component index 5 is out of range: the element has 5 "
                                     "components (0 to 4), group (0,0,0)",
                          KernelError);
+    // In the index's own type: 2^32 + 1 is not component 1.
+    CHECK_THROWS_WITH_AS(rw[0u][(uint64_t(1) << 32) + 1],
+                         "vector component index 4294967297 is out of range: the element has 5 "
+                         "components (0 to 4), group (0,0,0)",
+                         KernelError);
   });
 }
