@@ -11,6 +11,7 @@
 #include "emulator/config.h"
 #include "emulator/error.h"
 #include "emulator/exec.h"
+#include "emulator/groupshared.h"
 #include "emulator/profile.h"
 #include "emulator/system_values.h"
 
@@ -267,6 +268,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   static_assert(N >= 1 && N <= kMaxThreadsPerGroup,
                 "[numthreads]: a group has 1 to 1024 threads");
   const int wave_size = ResolveWaveSize<K>(options);
+  CheckNoGroupSharedOutsideGroups(&kernel, sizeof(K));
   if (options.groups_in_flight < 1 || options.groups_in_flight > kMaxGroupsInFlight)
     throw UsageError(fmt::format("DispatchOptions::groups_in_flight is {}; it must be 1 to {} "
                                  "(1: each group runs to its end before the next starts)",

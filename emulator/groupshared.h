@@ -1,6 +1,6 @@
 // groupshared.h -- HLSL groupshared memory: GroupShared<T, Count> arrays and GroupShared<T>
 // variables, declared as locals of a kernel's main() (main runs once per group, so a local is one
-// group's memory).
+// group's memory; Dispatch refuses a kernel while a GroupShared made outside a group is alive).
 //
 // gs[i] with a per-thread index is an ElementRef (masked gather/scatter, Interlocked* target);
 // with a uniform index a UniformRef. Out-of-bounds access is undefined in HLSL (a write makes all
@@ -26,6 +26,34 @@ namespace waveemu {
 inline constexpr size_t kMaxGroupSharedBytes = 32768;
 
 namespace detail {
+
+/// Registers (alive) or forgets a GroupShared constructed outside any group (groupshared.cpp).
+void TrackGroupSharedOutsideGroups(const void* at, size_t bytes, bool alive);
+
+/// Dispatch's check before it runs a group: a UsageError when a GroupShared constructed outside
+/// any group is alive, naming its place when it lies inside the kernel object (a member).
+void CheckNoGroupSharedOutsideGroups(const void* kernel, size_t kernel_bytes);
+
+/// Where a GroupShared was constructed. HLSL declares groupshared at file scope, so a port's
+/// first draft makes it a kernel member: one object for every group, raced on by groups that
+/// run at once. Outside a group (a kernel member, a global) the GroupShared registers itself and
+/// Dispatch refuses to run; inside one (a local of main(), the hot path) this costs one
+/// thread-local read.
+class GroupSharedOrigin {
+ public:
+  GroupSharedOrigin(const void* owner, size_t bytes)
+      : registered_(GroupBase::Current() == nullptr ? owner : nullptr) {
+    if (registered_) TrackGroupSharedOutsideGroups(registered_, bytes, true);
+  }
+  ~GroupSharedOrigin() {
+    if (registered_) TrackGroupSharedOutsideGroups(registered_, 0, false);
+  }
+  GroupSharedOrigin(const GroupSharedOrigin&) = delete;
+  GroupSharedOrigin& operator=(const GroupSharedOrigin&) = delete;
+
+ private:
+  const void* registered_;
+};
 
 /// What a groupshared element holds before the kernel writes it: the poison pattern of its
 /// type, component by component for a vector (uint3, float4, UniformLongVector). A struct is
@@ -90,6 +118,7 @@ class GroupShared {
 
   std::array<T, Count> data_;
   AccessCounters counters_;
+  detail::GroupSharedOrigin origin_{this, sizeof(*this)};
 };
 
 /// `groupshared uint GroupWriteStart;`: one element. Reads give the uniform value; assigning a
@@ -116,6 +145,7 @@ class GroupShared<T, 0> : public UniformRef<T> {
                          MemorySpace::kGroupShared, nullptr, "groupshared"};
   }
   T value_ = detail::UninitialisedGroupShared<T>();
+  detail::GroupSharedOrigin origin_{this, sizeof(*this)};
 };
 
 }  // namespace waveemu

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -94,6 +95,52 @@ TEST_CASE("groupshared memory starts as poison and a local in main() is fresh fo
   options.deterministic = true;
   Dispatch(k, uint3{3, 1, 1}, options);
   for (uint32_t v : out) CHECK(v == Poison<uint32_t>());
+}
+
+// HLSL declares groupshared at file scope, so a first port makes it a member: one array for every
+// group. Dispatch must refuse before any group runs (the output keeps its sentinel).
+struct MemberGroupSharedKernel {
+  static constexpr uint3 numthreads{8, 1, 1};
+  RWStructuredBuffer<uint32_t> out;
+  GroupShared<uint32_t, 8> Scratch;
+  void main(SV_GroupIndex<8> gi) const {
+    Scratch[gi] = gi;
+    out[gi] = Scratch[gi];
+  }
+};
+
+TEST_CASE("a GroupShared kernel member or global is refused by Dispatch with a message that "
+          "says where to declare it") {
+  std::vector<uint32_t> out(8, 77u);
+  for (const bool deterministic : {true, false}) {
+    CAPTURE(deterministic);
+    const MemberGroupSharedKernel k{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(out)}, {}};
+    DispatchOptions options;
+    options.deterministic = deterministic;
+    const std::string where = "GroupShared member (" +
+                              std::to_string(sizeof(GroupShared<uint32_t, 8>)) + " bytes, at byte " +
+                              std::to_string(offsetof(MemberGroupSharedKernel, Scratch)) +
+                              " of the kernel object)";
+    CHECK_THROWS_WITH_AS(Dispatch(k, uint3{4, 1, 1}, options), doctest::Contains(where.c_str()),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(DispatchInlined(k, uint3{4, 1, 1}, options),
+                         doctest::Contains("local of main()"), UsageError);
+  }
+  CHECK(out == std::vector<uint32_t>(8, 77u));
+
+  // One outside the kernel object (a global or a host variable) is refused as well; once it is
+  // gone, the same kernel runs.
+  std::vector<uint32_t> first(24, 0);
+  const FreshKernel fresh{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(first)}};
+  {
+    const GroupShared<uint64_t> stray;
+    const std::string what = "a GroupShared of " + std::to_string(sizeof(GroupShared<uint64_t>)) +
+                             " bytes that was constructed outside any group";
+    CHECK_THROWS_WITH_AS(Dispatch(fresh, uint3{3, 1, 1}), doctest::Contains(what.c_str()),
+                         UsageError);
+  }
+  Dispatch(fresh, uint3{3, 1, 1});
+  for (uint32_t v : first) CHECK(v == Poison<uint32_t>());
 }
 
 TEST_CASE("groupshared vectors start as poison per component; structs start zeroed") {
