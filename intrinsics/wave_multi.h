@@ -8,6 +8,7 @@
 
 #include "emulator/emulator.h"
 #include "intrinsics/wave_broadcast.h"
+#include "intrinsics/wave_reduce.h"  // uniform arguments: kIsUniformWaveArg, UniformArgLanes
 
 #include <bit>
 #include <type_traits>
@@ -66,26 +67,31 @@ T WrapMul(T a, T b) {
 }
 
 struct MultiSum {
+  static constexpr bool kIntegersOnly = false;
   static constexpr const char* kName = "WaveMultiPrefixSum";
   template <class T> static T Identity() { return T(0); }
   template <class T> static T Apply(T a, T b) { return WrapAdd(a, b); }
 };
 struct MultiProduct {
+  static constexpr bool kIntegersOnly = false;
   static constexpr const char* kName = "WaveMultiPrefixProduct";
   template <class T> static T Identity() { return T(1); }
   template <class T> static T Apply(T a, T b) { return WrapMul(a, b); }
 };
 struct MultiBitAnd {
+  static constexpr bool kIntegersOnly = true;  // HLSL's int_only<>
   static constexpr const char* kName = "WaveMultiPrefixBitAnd";
   template <class T> static T Identity() { return T(~T(0)); }
   template <class T> static T Apply(T a, T b) { return T(a & b); }
 };
 struct MultiBitOr {
+  static constexpr bool kIntegersOnly = true;  // HLSL's int_only<>
   static constexpr const char* kName = "WaveMultiPrefixBitOr";
   template <class T> static T Identity() { return T(0); }
   template <class T> static T Apply(T a, T b) { return T(a | b); }
 };
 struct MultiBitXor {
+  static constexpr bool kIntegersOnly = true;  // HLSL's int_only<>
   static constexpr const char* kName = "WaveMultiPrefixBitXor";
   template <class T> static T Identity() { return T(0); }
   template <class T> static T Apply(T a, T b) { return T(a ^ b); }
@@ -223,6 +229,91 @@ typename WaveArg<V>::Value WaveMultiPrefix(const V& value, const Uint4<N>& mask)
   });
 }
 
+/// The group size a multi-prefix call runs on: its per-thread value's or mask's N, else the <N>
+/// written at the call (0 when none: Mask<0>'s static_assert then says to write it).
+template <int N, class V, class M>
+constexpr int MultiPrefixGroupSize() {
+  constexpr int from_args = [] {
+    if constexpr (kIsAnyArg<V>)
+      return WaveArg<V>::kN;
+    else if constexpr (kIsAnyArg<M>)
+      return WaveArg<M>::kN;
+    else
+      return 0;
+  }();
+  static_assert(N == 0 || from_args == 0 || N == from_args,
+                "WaveMultiPrefix*<N>: N differs from the per-thread arguments' group size; leave "
+                "<N> out when an argument is per-thread");
+  return from_args != 0 ? from_args : N;
+}
+
+/// A multi-prefix argument as every thread's value: a per-thread one as it is; a uniform scalar
+/// (1u, true) or a uniform vector (a uint4 mask) the same on all N threads. Anything else comes
+/// back unchanged, for the caller's static_assert to name.
+template <int N, class A>
+auto PerThreadMultiPrefixArg(const A& a) {
+  if constexpr (kIsAnyArg<A>) {
+    return a;
+  } else if constexpr (std::is_same_v<A, bool>) {
+    return Bool<N>(a);
+  } else if constexpr (kIsUniformWaveArg<A>) {
+    return UniformArgLanes<A, N>(a);
+  } else if constexpr (kVectorComponents<A> != 0) {
+    return Vector<typename VectorElementTraits<A>::component_type, kVectorComponents<A>, N>(a);
+  } else {
+    return a;
+  }
+}
+
+/// Calls f(value, mask) with both per-thread, so that each intrinsic below has one body for
+/// HLSL's mix of uniform and per-thread arguments (WaveMultiPrefixSum(1u, mask) counts threads).
+template <int N, class V, class M, class F>
+auto WithPerThreadMultiPrefixArgs(const V& value, const M& mask, F&& f) {
+  constexpr int G = MultiPrefixGroupSize<N, V, M>();
+  if constexpr (kIsAnyArg<V> && kIsAnyArg<M>) {
+    static_assert(std::is_same_v<M, Uint4<G>>,
+                  "WaveMultiPrefix*: the mask is a uint4 (Uint4<N> per thread, or a uniform "
+                  "uint4), as WaveMatch returns");
+    return f(value, mask);
+  } else {
+    using PV = decltype(PerThreadMultiPrefixArg<G>(value));
+    using PM = decltype(PerThreadMultiPrefixArg<G>(mask));
+    if constexpr (!kIsAnyArg<PV> || !kIsAnyArg<PM>) {
+      static_assert(kIsAnyArg<PV> && kIsAnyArg<PM>,
+                    "WaveMultiPrefix*(value, mask): value is an HLSL scalar or vector (per-thread "
+                    "or uniform), mask a uint4 (Uint4<N> per thread, or a uniform uint4)");
+      return value;
+    } else {
+      return WithPerThreadMultiPrefixArgs<G>(PerThreadMultiPrefixArg<G>(value),
+                                             PerThreadMultiPrefixArg<G>(mask), f);
+    }
+  }
+}
+
+/// WaveMultiPrefixSum, Product, BitAnd, BitOr and BitXor: Op's scan over any mix of uniform and
+/// per-thread arguments.
+template <class Op, int N, class V, class M>
+auto MultiPrefixIntrinsic(const V& value, const M& mask) {
+  return WithPerThreadMultiPrefixArgs<N>(value, mask, [](const auto& v, const auto& m) {
+    using PV = std::remove_cvref_t<decltype(v)>;
+    constexpr bool kTakes = Op::kIntegersOnly ? kIsAnyIntArg<PV> : kIsNumericArg<PV>;
+    if constexpr (!kTakes) {
+      static_assert(kTakes || Op::kIntegersOnly,
+                    "WaveMultiPrefixSum and WaveMultiPrefixProduct take a numeric scalar or "
+                    "vector (Lanes<T, N>, Vector<T, C, N> or a uniform value) of int16_t, "
+                    "uint16_t, int, uint, int64_t, uint64_t, half, float or double; for bools use "
+                    "WaveMultiPrefixCountBits");
+      static_assert(kTakes || !Op::kIntegersOnly,
+                    "WaveMultiPrefixBitAnd, BitOr and BitXor take an integer scalar or vector "
+                    "(Lanes<T, N>, Vector<T, C, N> or a uniform value) of int16_t, uint16_t, int, "
+                    "uint, int64_t or uint64_t");
+      return v;
+    } else {
+      return WaveMultiPrefix<Op>(v, m);
+    }
+  });
+}
+
 }  // namespace detail
 
 // ------------------------------ WaveMatch
@@ -255,33 +346,17 @@ auto WaveMatch(const V& value) {
 // ------------------------------ WaveMultiPrefixSum
 
 /// Sum of value over the lanes of this lane's mask group below it; the first lane gets 0.
-template <class V, int N>
-auto WaveMultiPrefixSum(const V& value, const Uint4<N>& mask) {
-  if constexpr (!detail::kIsNumericArg<V>) {
-    static_assert(detail::kIsNumericArg<V>,
-                  "WaveMultiPrefixSum takes a per-thread numeric scalar or vector: Lanes<T, N> or "
-                  "Vector<T, C, N> of int16_t, uint16_t, int, uint, int64_t, uint64_t, half, float "
-                  "or double; for bools use WaveMultiPrefixCountBits");
-    return value;
-  } else {
-    return detail::WaveMultiPrefix<detail::MultiSum>(value, mask);
-  }
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixSum(const V& value, const M& mask) {
+  return detail::MultiPrefixIntrinsic<detail::MultiSum, N>(value, mask);
 }
 
 // ------------------------------ WaveMultiPrefixProduct
 
 /// Product of value over the lanes of this lane's mask group below it; the first lane gets 1.
-template <class V, int N>
-auto WaveMultiPrefixProduct(const V& value, const Uint4<N>& mask) {
-  if constexpr (!detail::kIsNumericArg<V>) {
-    static_assert(detail::kIsNumericArg<V>,
-                  "WaveMultiPrefixProduct takes a per-thread numeric scalar or vector: Lanes<T, N> "
-                  "or Vector<T, C, N> of int16_t, uint16_t, int, uint, int64_t, uint64_t, half, "
-                  "float or double");
-    return value;
-  } else {
-    return detail::WaveMultiPrefix<detail::MultiProduct>(value, mask);
-  }
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixProduct(const V& value, const M& mask) {
+  return detail::MultiPrefixIntrinsic<detail::MultiProduct, N>(value, mask);
 }
 
 // ------------------------------ WaveMultiPrefixCountBits
@@ -298,60 +373,45 @@ Uint<N> WaveMultiPrefixCountBits(const Bool<N>& value, const Uint4<N>& mask) {
                                                                    w, mask, lane);
                                     });
 }
-/// Uniform argument (N comes from the mask): WaveMultiPrefixCountBits(true, mask).
-template <int N>
-Uint<N> WaveMultiPrefixCountBits(bool value, const Uint4<N>& mask) {
-  return WaveMultiPrefixCountBits(Bool<N>(value), mask);
-}
-/// HLSL converts a numeric argument to bool: value != 0.
-template <class T, int N>
-Uint<N> WaveMultiPrefixCountBits(const Lanes<T, N>& value, const Uint4<N>& mask) {
-  return WaveMultiPrefixCountBits(Bool<N>(value), mask);
+/// A numeric value converts to bool (value != 0), as in HLSL; a uniform value or mask applies to
+/// every thread: WaveMultiPrefixCountBits(true, mask).
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixCountBits(const V& value, const M& mask) {
+  return detail::WithPerThreadMultiPrefixArgs<N>(value, mask, [](const auto& v, const auto& m) {
+    using PV = std::remove_cvref_t<decltype(v)>;
+    if constexpr (!detail::kIsScalarArg<PV>) {
+      static_assert(detail::kIsScalarArg<PV>,
+                    "WaveMultiPrefixCountBits takes a per-thread bool (Bool<N>) or a scalar that "
+                    "converts to one (value != 0), or a uniform bool");
+      return v;
+    } else {
+      return WaveMultiPrefixCountBits(Bool<detail::WaveArg<PV>::kN>(v), m);
+    }
+  });
 }
 
 // ------------------------------ WaveMultiPrefixBitAnd
 
 /// AND of value over the lanes of this lane's mask group below it; the first lane gets all ones.
-template <class V, int N>
-auto WaveMultiPrefixBitAnd(const V& value, const Uint4<N>& mask) {
-  if constexpr (!detail::kIsAnyIntArg<V>) {
-    static_assert(detail::kIsAnyIntArg<V>,
-                  "WaveMultiPrefixBitAnd takes a per-thread integer scalar or vector: Lanes<T, N> "
-                  "or Vector<T, C, N> of int16_t, uint16_t, int, uint, int64_t or uint64_t");
-    return value;
-  } else {
-    return detail::WaveMultiPrefix<detail::MultiBitAnd>(value, mask);
-  }
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixBitAnd(const V& value, const M& mask) {
+  return detail::MultiPrefixIntrinsic<detail::MultiBitAnd, N>(value, mask);
 }
 
 // ------------------------------ WaveMultiPrefixBitOr
 
 /// OR of value over the lanes of this lane's mask group below it; the first lane gets 0.
-template <class V, int N>
-auto WaveMultiPrefixBitOr(const V& value, const Uint4<N>& mask) {
-  if constexpr (!detail::kIsAnyIntArg<V>) {
-    static_assert(detail::kIsAnyIntArg<V>,
-                  "WaveMultiPrefixBitOr takes a per-thread integer scalar or vector: Lanes<T, N> "
-                  "or Vector<T, C, N> of int16_t, uint16_t, int, uint, int64_t or uint64_t");
-    return value;
-  } else {
-    return detail::WaveMultiPrefix<detail::MultiBitOr>(value, mask);
-  }
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixBitOr(const V& value, const M& mask) {
+  return detail::MultiPrefixIntrinsic<detail::MultiBitOr, N>(value, mask);
 }
 
 // ------------------------------ WaveMultiPrefixBitXor
 
 /// XOR of value over the lanes of this lane's mask group below it; the first lane gets 0.
-template <class V, int N>
-auto WaveMultiPrefixBitXor(const V& value, const Uint4<N>& mask) {
-  if constexpr (!detail::kIsAnyIntArg<V>) {
-    static_assert(detail::kIsAnyIntArg<V>,
-                  "WaveMultiPrefixBitXor takes a per-thread integer scalar or vector: Lanes<T, N> "
-                  "or Vector<T, C, N> of int16_t, uint16_t, int, uint, int64_t or uint64_t");
-    return value;
-  } else {
-    return detail::WaveMultiPrefix<detail::MultiBitXor>(value, mask);
-  }
+template <int N = 0, class V, class M>
+auto WaveMultiPrefixBitXor(const V& value, const M& mask) {
+  return detail::MultiPrefixIntrinsic<detail::MultiBitXor, N>(value, mask);
 }
 
 }  // namespace waveemu

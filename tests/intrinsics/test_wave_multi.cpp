@@ -403,6 +403,44 @@ TEST_CASE("WaveMultiPrefix*: wave 8, x = lane + 1, groups even and odd lanes (fr
   }
 }
 
+TEST_CASE("WaveMultiPrefix* with uniform arguments: wave 8, a uniform value per mask group, a "
+          "uniform uint4 mask, or both with <N>") {
+  Uint<8> sum = 0u, product = 0u, under_if = 0xC0FFEEu, count = 0u;
+  Lanes<uint64_t, 8> bit_or = 0ull;
+  Int<8> both = 0, scan = 0;
+  RunGroup<8>(8, [&] {
+    const Uint<8> lane = WaveGetLaneIndex<8>();
+    const Uint4<8> group = WaveMatch(lane % 2u);  // even lanes, odd lanes
+    sum = WaveMultiPrefixSum(2u, group);
+    product = WaveMultiPrefixProduct(2u, group);
+    bit_or = WaveMultiPrefixBitOr(uint64_t(1) << 40, group);
+    static_assert(std::is_same_v<decltype(WaveMultiPrefixBitOr(uint64_t(1) << 40, group)),
+                                 Lanes<uint64_t, 8>>);
+    const uint4 whole_wave{0xFFu, 0u, 0u, 0u};
+    scan = WaveMultiPrefixSum(Int<8>(lane) + 1, whole_wave);
+    if_(lane < 6u, [&] { under_if = WaveMultiPrefixCountBits(lane != 3u, whole_wave); });
+    count = WaveMultiPrefixCountBits<8>(true, whole_wave);
+    both = WaveMultiPrefixSum<8>(3, whole_wave);
+    static_assert(std::is_same_v<decltype(WaveMultiPrefixSum<8>(3, whole_wave)), Int<8>>);
+  });
+  // Even lanes: 0 2 4 6 with a group of 4; odd lanes the same. Whole wave: x = lane + 1.
+  const uint32_t want_sum[8] = {0, 0, 2, 2, 4, 4, 6, 6};
+  const uint32_t want_product[8] = {1, 1, 2, 2, 4, 4, 8, 8};
+  const int want_scan[8] = {0, 1, 3, 6, 10, 15, 21, 28};
+  // Lanes 6 and 7 are off in the if_, lane 3's value is false.
+  const uint32_t want_under_if[8] = {0, 1, 2, 3, 3, 4, 0xC0FFEEu, 0xC0FFEEu};
+  for (int t = 0; t < 8; ++t) {
+    CAPTURE(t);
+    CHECK(sum.lane(t) == want_sum[t]);
+    CHECK(product.lane(t) == want_product[t]);
+    CHECK(bit_or.lane(t) == (t < 2 ? 0ull : uint64_t(1) << 40));
+    CHECK(scan.lane(t) == want_scan[t]);
+    CHECK(under_if.lane(t) == want_under_if[t]);
+    CHECK(count.lane(t) == uint32_t(t));
+    CHECK(both.lane(t) == 3 * t);
+  }
+}
+
 TEST_CASE("WaveMultiPrefixSum with masks that do not partition: spec poisons the wave and "
           "reports; lavapipe scans each lane's own mask") {
   // Wave 8, x = lane + 1. Lane 2 names {0, 1, 2}, every other lane names only itself: lanes 0 and
