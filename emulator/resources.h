@@ -189,14 +189,14 @@ class RWStructuredBuffer : public ReadWriteBuffer<T> {
 
 namespace detail {
 
-/// Alignment a raw-buffer access of E needs: its scalar size, at most 4 (D3D: addresses of
-/// Load/Store are multiples of 4; SM 6.2 templated Load<T> of 16-bit types may use 2).
+/// Alignment a raw-buffer access of E needs: the size of its largest scalar (DXC's templated
+/// Load<T>/Store: 2 for 16-bit types, 4, 8 for 64-bit ones); Load/Store/Load2-4 of words use 4.
 template <class E>
 constexpr uint32_t RawAlignment() {
-  if constexpr (kIsLaneType<E>) return sizeof(E) < 4 ? uint32_t(sizeof(E)) : 4u;
+  if constexpr (kIsLaneType<E>) return uint32_t(sizeof(E));
   else if constexpr (kVectorComponents<E> != 0)
     return RawAlignment<typename VectorElementTraits<E>::component_type>();
-  else return alignof(E) < 4 ? uint32_t(alignof(E)) : 4u;
+  else return alignof(E) < 8 ? uint32_t(alignof(E)) : 8u;  // a struct: its largest member
 }
 
 /// The T that DXC deduces for Store(address, value) without <T> (its one templated Store): the

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -418,6 +419,36 @@ TEST_CASE("a misaligned raw address is rounded down and reported in the spec pro
     CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 1u : 0u));
     if (profile.poison_undefined)
       CHECK(shared.diagnostics.kept()[0].rule.find("multiple of 4") != std::string::npos);
+  }
+}
+
+TEST_CASE("a templated raw Load/Store of a 64-bit type needs an 8-byte aligned address (DXC), a "
+          "16-bit one 2") {
+  // Words 1..6; uint64_t at byte 0 is words 0 and 1 (little-endian), at byte 8 words 2 and 3.
+  std::vector<uint32_t> words = {1, 2, 3, 4, 5, 6};
+  const RWByteAddressBuffer buf{std::span<uint32_t>(words)};
+  const auto u64 = [&](int w) { return uint64_t(words[w]) | uint64_t(words[w + 1]) << 32; };
+  for (const auto& profile : {SpecProfile(), LavapipeProfile()}) {
+    words = {1, 2, 3, 4, 5, 6};
+    DispatchShared shared;
+    Lanes<uint64_t, 4> wide = 0ull;
+    Lanes<uint16_t, 4> narrow = uint16_t(0);
+    RunGroup<4>(4, [&] {
+      wide = buf.Load<uint64_t>(Uint<4>(std::array<uint32_t, 4>{0, 4, 8, 12}));
+      narrow = buf.Load<uint16_t>(Uint<4>(std::array<uint32_t, 4>{0, 2, 4, 6}));  // aligned
+      buf.Store<double>(20u, 2.0);  // rounded down to byte 16: words 4 and 5
+    }, profile, &shared);
+    CHECK(wide.lane(0) == u64(0));
+    CHECK(wide.lane(1) == u64(0));  // byte 4 rounded down to 0
+    CHECK(wide.lane(2) == u64(2));
+    CHECK(wide.lane(3) == u64(2));  // byte 12 rounded down to 8
+    const uint16_t want_narrow[4] = {1, 0, 2, 0};
+    for (int t = 0; t < 4; ++t) CHECK(narrow.lane(t) == want_narrow[t]);
+    CHECK(std::bit_cast<double>(u64(4)) == 2.0);
+    // One diagnostic per misaligned access (the 16-bit load is aligned).
+    CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 2u : 0u));
+    for (const auto& d : shared.diagnostics.kept())
+      CHECK(d.rule.find("address not a multiple of 8 is undefined") != std::string::npos);
   }
 }
 
