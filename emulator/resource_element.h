@@ -3,7 +3,7 @@
 // A scalar element T reads as Lanes<T, N>; a vector element (a plain struct {T x, y[, z[, w]]},
 // such as uint3 or float4, or a UniformLongVector<T, C>) reads as Vector<T, C, N>; any other
 // trivially copyable struct S reads as PerThread<S, N>: N copies of S, one per thread, with
-// .field(&S::member) for one member.
+// .field(&S::member) for one member (on a variable, a reference that writes through).
 #pragma once
 
 #include "emulator/lanes.h"
@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace waveemu {
 
@@ -46,9 +47,12 @@ class PerThread {
   const S& lane(int t) const { return v_[t]; }
   void set_lane(int t, const S& s) { v_[t] = s; }
 
-  /// One member on every thread: p.field(&Particle::position).
+  /// One member on every thread: p.field(&Particle::position). On a variable it is also an
+  /// assignment target that writes through, masked: p.field(&Particle::age) += 1.0f.
   template <class M>
   auto field(M S::*member) const;
+  template <class M>
+  auto field(M S::*member);
   /// Masked write of one member: p.set_field(&Particle::age, age).
   template <class M, class V>
   void set_field(M S::*member, const V& value);
@@ -143,6 +147,66 @@ template <class M, class V>
 void PerThread<S, N>::set_field(M S::*member, const V& value) {
   const PerThreadOf<M, N> converted(value);
   CurrentMask<N>().ForEach([&](int t) { v_[t].*member = GetLane<M, N>(converted, t); });
+}
+
+namespace detail {
+
+/// p.field(&S::m) on a PerThread variable: a copy of the member on every thread (so it reads and
+/// computes like the PerThreadOf<M, N> it derives from, and wave ops take it) that also writes
+/// back into p, masked, when assigned to. `auto a = p.field(...)` is this reference too; for
+/// HLSL's copy, spell the type (Float<N> a = p.field(...)).
+template <class S, class M, int N>
+class PerThreadFieldRef : public PerThreadOf<M, N> {
+  using Base = PerThreadOf<M, N>;
+
+ public:
+  PerThreadFieldRef(PerThread<S, N>& target, M S::*member)
+      : Base(std::as_const(target).field(member)), target_(&target), member_(member) {}
+  PerThreadFieldRef(const PerThreadFieldRef&) = default;
+
+  PerThreadFieldRef& operator=(const Base& value) {
+    target_->set_field(member_, value);
+    static_cast<Base&>(*this) = value;  // masked, like the write above
+    return *this;
+  }
+  PerThreadFieldRef& operator=(const PerThreadFieldRef& other) {
+    return *this = static_cast<const Base&>(other);
+  }
+  /// A scalar, a uniform vector, or another type that converts (HLSL converts on assignment).
+  template <class V>
+    requires(!std::is_base_of_v<Base, V> && std::is_constructible_v<Base, const V&>)
+  PerThreadFieldRef& operator=(const V& value) {
+    return *this = Base(value);
+  }
+
+  // The mutating operators of Lanes and Vector, redone so that they write through (the inherited
+  // ones would change only this copy).
+  WAVEEMU_COMPOUND_ASSIGNMENTS(PerThreadFieldRef, value())
+  PerThreadFieldRef& operator++() { return *this = value() + M(1); }
+  PerThreadFieldRef& operator--() { return *this = value() - M(1); }
+  Base operator++(int) {
+    const Base old = value();
+    ++*this;
+    return old;
+  }
+  Base operator--(int) {
+    const Base old = value();
+    --*this;
+    return old;
+  }
+
+ private:
+  const Base& value() const { return *this; }
+  PerThread<S, N>* target_;
+  M S::*member_;
+};
+
+}  // namespace detail
+
+template <class S, int N>
+template <class M>
+auto PerThread<S, N>::field(M S::*member) {
+  return detail::PerThreadFieldRef<S, M, N>(*this, member);
 }
 
 }  // namespace waveemu

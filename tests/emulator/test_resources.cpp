@@ -113,6 +113,63 @@ TEST_CASE_TEMPLATE("typed buffers of every scalar type round-trip through RWBuff
   for (int i = 0; i < N; ++i) CHECK(BitsOf(dst[N - 1 - i]) == BitsOf(src[i]));
 }
 
+TEST_CASE("a member of a PerThread variable is an assignment target that writes through, masked "
+          "(HLSL: p.age += 1)") {
+  constexpr int N = 8;
+  struct Body {
+    float3 pos;
+    float mass;
+  };
+  struct Holder {
+    Particle particle;
+    uint32_t tag;
+  };
+  std::vector<Particle> host(N);
+  for (int i = 0; i < N; ++i)
+    host[i] = Particle{float(i), 0.5f, uint32_t(i), int16_t(10 * i), uint16_t(0)};
+  const StructuredBuffer<Particle> buf{std::span<const Particle>(host)};
+  std::vector<Particle> got(N);
+  std::vector<Body> bodies(N);
+  std::vector<Holder> holders(N);
+  Float<N> mass_read = 0.0f;
+  RunGroup<N>(8, [&] {
+    const Uint<N> t = IndexLanes<N>([&](int x) { return uint32_t(x); });
+    PerThread<Particle, N> p = buf[t];
+    PerThread<Body, N> b(Body{float3{1.0f, 2.0f, 3.0f}, 4.0f});
+    PerThread<Holder, N> h(Holder{});
+    if_(t % 2u == 0u, [&] {
+      p.field(&Particle::x) += 1.0f;
+      p.field(&Particle::id) = t * 10u;
+      ++p.field(&Particle::age);
+      p.field(&Particle::flags) = 7;  // an int converts, as in HLSL
+      b.field(&Body::pos) = float3{9.0f, 8.0f, 7.0f};
+      b.field(&Body::mass) *= Float<N>(t);
+      h.field(&Holder::particle) = p;
+    });
+    mass_read = b.field(&Body::mass);  // still reads like Float<N>
+    for (int x = 0; x < N; ++x) {
+      got[x] = p.lane(x);
+      bodies[x] = b.lane(x);
+      holders[x] = h.lane(x);
+    }
+  });
+  for (int i = 0; i < N; ++i) {
+    CAPTURE(i);
+    const bool on = i % 2 == 0;
+    CHECK(got[i].x == float(i) + (on ? 1.0f : 0.0f));
+    CHECK(got[i].id == uint32_t(on ? 10 * i : i));
+    CHECK(got[i].age == int16_t(10 * i + (on ? 1 : 0)));
+    CHECK(got[i].flags == (on ? 7u : 0u));
+    CHECK(got[i].y == 0.5f);
+    CHECK(bodies[i].pos.x == (on ? 9.0f : 1.0f));
+    CHECK(bodies[i].pos.z == (on ? 7.0f : 3.0f));
+    CHECK(bodies[i].mass == (on ? 4.0f * float(i) : 4.0f));
+    CHECK(mass_read.lane(i) == bodies[i].mass);
+    CHECK(holders[i].particle.id == (on ? uint32_t(10 * i) : 0u));
+    CHECK(holders[i].tag == 0u);
+  }
+}
+
 TEST_CASE("StructuredBuffer of a struct reads PerThread values and single members") {
   constexpr int N = 8;
   std::vector<Particle> host(5);
