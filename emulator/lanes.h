@@ -9,6 +9,7 @@
 
 #include "emulator/exec.h"
 #include "emulator/half.h"
+#include "emulator/mask.h"
 #include "emulator/poison.h"
 #include "emulator/simd.h"
 
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -124,6 +126,9 @@ class Lanes {
   static_assert(kIsLaneType<T>,
                 "Lanes<T, N>: T must be an HLSL scalar type (int16_t, uint16_t, int32_t, uint32_t, "
                 "int64_t, uint64_t, half, float, double); per-thread bools are Bool<N>");
+  // Mask<0>'s static_assert explains N = 0 (a uniform-argument intrinsic without <N>); checked
+  // here, where the call's result type is made, it is the first error, before any conversion.
+  static_assert(sizeof(Mask<N>) != 0);
 
  public:
   using value_type = T;
@@ -161,6 +166,10 @@ class Lanes {
   }
   /// (uint)b: 1 for true, 0 for false.
   explicit Lanes(const Bool<N>& b);
+  /// (float)RW[i], (float)gs[i]: a buffer or groupshared reference converts through its value.
+  template <class R>
+    requires(requires(const R& r) { r.Load(); } && !std::is_base_of_v<Lanes, R>)
+  explicit Lanes(const R& ref) : Lanes(ref.Load()) {}
 
   Lanes(const Lanes& other) { detail::CopyBytes<sizeof(v_)>(v_, other.v_); }
   /// Masked: only active threads take the new value.
@@ -427,8 +436,43 @@ template <int N>
 template <class T>
 Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
 
+namespace detail {
+
+constexpr bool IsShift(std::string_view op) { return op == "<<" || op == ">>"; }
+
+/// The type HLSL computes a (op) b in when a and b are per-thread values of different types, for
+/// the pairs whose rule is C's usual arithmetic conversion with no doubt left: an integer with a
+/// float type goes to the float type, int with uint to uint (so int(-1) < 5u is false, as in
+/// HLSL); a shift keeps its left operand's type. Other pairs (different integer or float sizes,
+/// where 16-bit promotion rules differ between compilers) ask for the conversion written out.
+template <class T, class U, bool kShift = false>
+constexpr auto MixedOperandTag() {
+  if constexpr (kShift && std::is_integral_v<T> && std::is_integral_v<U>) {
+    return std::type_identity<T>{};
+  } else if constexpr (kIsFloatLike<T> && std::is_integral_v<U>) {
+    return std::type_identity<T>{};
+  } else if constexpr (std::is_integral_v<T> && kIsFloatLike<U>) {
+    return std::type_identity<U>{};
+  } else if constexpr (std::is_integral_v<T> && std::is_integral_v<U> && sizeof(T) == 4 &&
+                       sizeof(U) == 4) {
+    return std::type_identity<uint32_t>{};
+  } else {
+    static_assert(kDependentFalse<T>,
+                  "per-thread values of two different types in one operation: waveemu converts "
+                  "int with uint (to uint) and an integer with a float type (to the float type) "
+                  "as HLSL does; for other pairs write the conversion, e.g. Float<N>(h) * f or "
+                  "Int64<N>(i) + l");
+    return std::type_identity<T>{};
+  }
+}
+template <class T, class U, bool kShift = false>
+using MixedOperandType = typename decltype(MixedOperandTag<T, U, kShift>())::type;
+
+}  // namespace detail
+
 // ------------------------------------------------------------------------------------------------
-// Arithmetic. Every operator has Lanes (op) Lanes, Lanes (op) scalar and scalar (op) Lanes.
+// Arithmetic. Every operator has Lanes (op) Lanes, Lanes (op) scalar and scalar (op) Lanes, and
+// Lanes<T> (op) Lanes<U> for the mixed pairs detail::MixedOperandType converts.
 // The per-statement operators, comparisons, select and masked assignment are forced inline
 // (HWY_INLINE): in a kernel's main() GCC declined to inline them, and every call spilled the
 // per-thread values the statement around it held in vector registers (all are caller-saved).
@@ -437,6 +481,12 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
   template <class T, int N>                                                               \
   HWY_INLINE Lanes<T, N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {        \
     return NAME(a, b);                                                                    \
+  }                                                                                       \
+  template <class T, class U, int N>                                                      \
+    requires(!std::is_same_v<T, U>)                                                       \
+  HWY_INLINE auto operator OP(const Lanes<T, N>& a, const Lanes<U, N>& b) {               \
+    using R = detail::MixedOperandType<T, U, detail::IsShift(#OP)>;                       \
+    return NAME(Lanes<R, N>(a), Lanes<R, N>(b));                                          \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
@@ -453,6 +503,12 @@ Bool<N>::Bool(const Lanes<T, N>& x) : Bool(x != Lanes<T, N>(T(0))) {}
   template <class T, int N>                                                               \
   HWY_INLINE Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {            \
     return NAME(a, b);                                                                    \
+  }                                                                                       \
+  template <class T, class U, int N>                                                      \
+    requires(!std::is_same_v<T, U>)                                                       \
+  HWY_INLINE Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<U, N>& b) {            \
+    using R = detail::MixedOperandType<T, U>;                                             \
+    return NAME(Lanes<R, N>(a), Lanes<R, N>(b));                                          \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \

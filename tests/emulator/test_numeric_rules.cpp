@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,46 @@ TEST_CASE("shift counts are masked to the bit width minus one") {
   CheckAll(Uint16<kN>(uint16_t(0x8001)) << uint16_t(16), uint16_t(0x8001), "uint16 << 16");
   CheckAll(Uint64<kN>(uint64_t(1)) << uint64_t(65), uint64_t(2), "uint64 << 65");
   CheckAll(Int64<kN>(int64_t(-1)) >> int64_t(64 + 63), int64_t(-1), "int64 >> 127");
+}
+
+TEST_CASE("per-thread operands of two types convert as HLSL does: int with uint to uint, an "
+          "integer with a float type to the float type, a shift keeps its left type") {
+  std::array<int32_t, kN> si{};
+  std::array<uint32_t, kN> ui{};
+  std::array<uint16_t, kN> u16{};
+  for (int t = 0; t < kN; ++t) {
+    si[t] = t % 2 ? -3 * t : 7 * t;
+    ui[t] = uint32_t(t) * 1000003u;
+    u16[t] = uint16_t(t * 3);
+  }
+  const Int<kN> s(si);
+  const Uint<kN> u(ui);
+  const Uint16<kN> h(u16);
+  const Float<kN> f(0.25f);
+  const Double<kN> d(-1.5);
+  const Uint<kN> sum = s + u;
+  const Uint<kN> diff = u - s;
+  const Bool<kN> less = s < u;
+  const Float<kN> scaled = f * s;
+  const Float<kN> scaled_u = u * f;
+  const Double<kN> wide = d + h;
+  const Int<kN> shifted = s << Uint<kN>(3u);
+  const Uint16<kN> shifted16 = h >> Uint<kN>(1u);
+  for (int t = 0; t < kN; ++t) {
+    CAPTURE(t);
+    // The plain C++ of each: conversions written out, so no rule of waveemu's is reused.
+    CHECK(sum.lane(t) == uint32_t(si[t]) + ui[t]);
+    CHECK(diff.lane(t) == ui[t] - uint32_t(si[t]));
+    CHECK(less.lane(t) == (uint32_t(si[t]) < ui[t]));
+    CHECK(scaled.lane(t) == 0.25f * float(si[t]));
+    CHECK(scaled_u.lane(t) == float(ui[t]) * 0.25f);
+    CHECK(wide.lane(t) == -1.5 + double(u16[t]));
+    CHECK(shifted.lane(t) == int32_t(uint32_t(si[t]) << 3));
+    CHECK(shifted16.lane(t) == uint16_t(u16[t] >> 1));
+  }
+  // int(-1) < 1u is false in HLSL, as in C: the int converts to 0xFFFFFFFF.
+  const Bool<kN> minus_one_less = Int<kN>(-1) < Uint<kN>(1u);
+  for (int t = 0; t < kN; ++t) CHECK_FALSE(minus_one_less.lane(t));
 }
 
 TEST_CASE("unsigned division and remainder by zero give all ones") {
