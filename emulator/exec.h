@@ -187,7 +187,9 @@ class GroupState final : public GroupBase {
     if (!f)
       throw KernelError(fmt::format(
           "break_() outside a loop or switch_: HLSL `break` leaves the innermost loop or switch "
-          "of the current function (a function_ body ends the search), {}",
+          "of the current function (a function_ body ends the search); a plain C++ for or "
+          "while is not one: a loop that threads may leave at different times is for_ or "
+          "while_, {}",
           Where()));
     f->left |= active_;
     active_ = Mask<N>();
@@ -197,7 +199,8 @@ class GroupState final : public GroupBase {
     if (!f)
       throw KernelError(fmt::format(
           "continue_() outside a loop: HLSL `continue` goes to the next iteration of the "
-          "innermost loop of the current function (a switch_ alone is not enough), {}",
+          "innermost loop of the current function (a switch_ alone is not enough); a plain C++ "
+          "for or while is not one: write for_ or while_, {}",
           Where()));
     f->continued |= active_;
     active_ = Mask<N>();

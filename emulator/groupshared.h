@@ -134,6 +134,15 @@ class GroupShared<T, 0> : public UniformRef<T> {
   GroupShared() : UniformRef<T>(BindingOf(&value_), 0) {}
   GroupShared(const GroupShared&) = delete;
   using UniformRef<T>::operator=;
+  using UniformRef<T>::operator[];  // the components of a vector element: g[1]
+  template <class I>
+    requires(kVectorComponents<T> == 0)
+  auto operator[](const I&) const {  // auto: the body, and its message, come first
+    static_assert(kDependentFalse<I>,
+                  "a GroupShared<T> is one element, used without [ ] (Total = 0u; "
+                  "InterlockedAdd(Total, x)); for an array declare GroupShared<T, Count>");
+    return static_cast<const UniformRef<T>&>(*this);
+  }
   GroupShared& operator=(const GroupShared& other) {
     UniformRef<T>::operator=(other);
     return *this;

@@ -852,6 +852,12 @@ TEST_CASE("break_ and continue_ outside a loop are KernelErrors that name the ru
   };
   const std::string b = message([] { break_(); });
   CHECK_MESSAGE(b.find("break_() outside a loop or switch_") != std::string::npos, b);
+  // A porter's plain C++ loop around a per-thread break: the message names the fix.
+  const std::string plain = message([] {
+    const Uint<8> t(std::array<uint32_t, 8>{0, 1, 2, 3, 4, 5, 6, 7});
+    for (uint32_t k = 0; k < 4; ++k) if_(t == k, [] { break_(); });
+  });
+  CHECK_MESSAGE(plain.find("a plain C++ for or while is not one") != std::string::npos, plain);
   const std::string c = message([] {
     switch_(Uint<8>(0u), default_([] { continue_(); }));
   });

@@ -170,6 +170,29 @@ TEST_CASE("a member of a PerThread variable is an assignment target that writes 
   }
 }
 
+TEST_CASE("an RW buffer or groupshared element converts to another type as HLSL's cast does "
+          "((float)RW[i])") {
+  constexpr int N = 8;
+  std::vector<uint32_t> words = {0, 3, 7, 4000000000u, 5, 6, 7, 8};
+  const RWStructuredBuffer<uint32_t> rw{std::span<uint32_t>(words)};
+  Float<N> from_rw = 0.0f, from_gs = 0.0f;
+  Int<N> from_uniform = 0;
+  RunGroup<N>(8, [&] {
+    const Uint<N> t(std::array<uint32_t, N>{0, 1, 2, 3, 4, 5, 6, 7});
+    GroupShared<int32_t, N> gs;
+    gs[t] = Int<N>(t) - 4;
+    from_rw = Float<N>(rw[t]);
+    from_gs = Float<N>(gs[t]);
+    from_uniform = Int<N>(rw[3u]);  // uint 4000000000 keeps its bits as int
+  });
+  for (int t = 0; t < N; ++t) {
+    CAPTURE(t);
+    CHECK(from_rw.lane(t) == float(words[t]));
+    CHECK(from_gs.lane(t) == float(t - 4));
+    CHECK(from_uniform.lane(t) == int32_t(4000000000u));
+  }
+}
+
 TEST_CASE("StructuredBuffer of a struct reads PerThread values and single members") {
   constexpr int N = 8;
   std::vector<Particle> host(5);
@@ -583,14 +606,14 @@ TEST_CASE("RWByteAddressBuffer Store without <T> stores the value's own type, as
     buf.Store(52u, rw_floats[0u]);                                  // a uniform reference
     buf.Store(56u, rw_floats[Uint<N>(0u)]);                         // a per-thread reference
     buf.Store(60u, Bool2<N>(Bool<N>(true), Bool<N>(false)));       // bools as 32-bit words
-    buf.Store(Uint<N>(68u), 0x0102030405060708ull);                 // unsigned long long: 8 bytes
+    buf.Store(Uint<N>(72u), 0x0102030405060708ull);  // unsigned long long: 8 bytes, 8-aligned
     buf.Store(80u, Uint3<N>(4u, 5u, 6u));                          // Store3's words, through Store
   }, SpecProfile(), &shared);
   const std::vector<uint32_t> want = {0x3FC00000u, 0x3E800000u, 0x33334444u, 0x11112222u,
                                       0xFFFEAAAAu, 0xFFFFFFFEu, 1u,          0xC0000000u,
                                       0x3F800000u, 0xBF800000u, 0u,          0x3FF00000u,
                                       7u,          0x3F000000u, 0x3F000000u, 1u,
-                                      0u,          0x05060708u, 0x01020304u, 0xAAAAAAAAu,
+                                      0u,          0xAAAAAAAAu, 0x05060708u, 0x01020304u,
                                       4u,          5u,          6u,          0xAAAAAAAAu};
   CHECK(words == want);
   CHECK(shared.diagnostics.count() == 0);

@@ -71,6 +71,14 @@ TEST_CASE("waveemu run exits 1 when a result rule fails") {
   CHECK(r.output.find("(slot ") != std::string::npos);
 }
 
+TEST_CASE("waveemu run refuses a wave size that is not one, naming the flag") {
+  const Result r = Run(fmt::format("run '{}wave_uint.yaml' --wave-size 12", Pipelines()));
+  CAPTURE(r.output);
+  CHECK(r.code != 0);
+  CHECK(r.output.find("--wave-size") != std::string::npos);
+  CHECK(r.output.find("DispatchOptions") == std::string::npos);  // no internal names
+}
+
 TEST_CASE("waveemu exits 2 with file and line for a bad pipeline") {
   const std::string path = TempFile("bad.test", "#--- s.hlsl\n\n#--- p.yaml\n"
                                                 "Shaders:\n  - Stage: Compute\n    Entry: main\n"

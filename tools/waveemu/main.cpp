@@ -430,7 +430,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--backend", run.backend, "emulator or vulkan")
       ->check(CLI::IsMember({"emulator", "vulkan"}));
   run_cmd->add_option("--profile", run.profile, "emulator device profile (spec, lavapipe, nvidia)");
-  run_cmd->add_option("--wave-size", run.wave_size, "emulator wave size (4..128)");
+  run_cmd->add_option("--wave-size", run.wave_size, "emulator wave size (4, 8, 16, 32, 64, 128)")
+      ->check(CLI::IsMember({4, 8, 16, 32, 64, 128}));
   run_cmd->add_flag("--deterministic", run.deterministic, "emulator: groups in order on one thread");
   run_cmd->add_option("--out", run.out, "folder for every buffer (NAME.bin) and summary.json");
   run_cmd->add_option("--device", run.device, "vulkan: first device whose name contains this");
