@@ -117,6 +117,22 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
   template <class R> Self& operator<<=(const R& r) { return *this = (VALUE) << r; }         \
   template <class R> Self& operator>>=(const R& r) { return *this = (VALUE) >> r; }
 
+/// ++ and -- of a write-through reference (Self derives from a copy of the value, Base): through
+/// its own compound assignment, since the inherited ++ would change only the copy.
+#define WAVEEMU_WRITE_THROUGH_INCREMENTS(Self, Base) \
+  Self& operator++() { return *this += 1; }          \
+  Self& operator--() { return *this -= 1; }          \
+  Base operator++(int) {                             \
+    const Base old = *this;                          \
+    ++*this;                                         \
+    return old;                                      \
+  }                                                  \
+  Base operator--(int) {                             \
+    const Base old = *this;                          \
+    --*this;                                         \
+    return old;                                      \
+  }
+
 /// false, but only once T is known: a static_assert that fires when its template is used.
 template <class T>
 inline constexpr bool kDependentFalse = false;

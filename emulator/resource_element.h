@@ -182,18 +182,7 @@ class PerThreadFieldRef : public PerThreadOf<M, N> {
   // The mutating operators of Lanes and Vector, redone so that they write through (the inherited
   // ones would change only this copy).
   WAVEEMU_COMPOUND_ASSIGNMENTS(PerThreadFieldRef, value())
-  PerThreadFieldRef& operator++() { return *this = value() + M(1); }
-  PerThreadFieldRef& operator--() { return *this = value() - M(1); }
-  Base operator++(int) {
-    const Base old = value();
-    ++*this;
-    return old;
-  }
-  Base operator--(int) {
-    const Base old = value();
-    --*this;
-    return old;
-  }
+  WAVEEMU_WRITE_THROUGH_INCREMENTS(PerThreadFieldRef, Base)
 
  private:
   const Base& value() const { return *this; }

@@ -610,18 +610,7 @@ class ThreadComponentRef : public LanesOf<T, N> {
   // Every mutating operator of Lanes, redone so that it writes through (the inherited ones
   // would change only this copy).
   WAVEEMU_COMPOUND_ASSIGNMENTS(ThreadComponentRef, value())
-  ThreadComponentRef& operator++() { return *this = value() + Base(T(1)); }
-  ThreadComponentRef& operator--() { return *this = value() - Base(T(1)); }
-  Base operator++(int) {
-    const Base old = value();
-    ++*this;
-    return old;
-  }
-  Base operator--(int) {
-    const Base old = value();
-    --*this;
-    return old;
-  }
+  WAVEEMU_WRITE_THROUGH_INCREMENTS(ThreadComponentRef, Base)
 
  private:
   const Base& value() const { return *this; }
