@@ -33,8 +33,9 @@ namespace waveemu {
 // ------------------------------------------------------------------------------------------------
 // Which sampler model a view uses (SamplerModel lives in profile.h: it is device data).
 
-/// What a view is created with. Without `model`, SampleLevel and stores inside a dispatch use the
-/// dispatch profile's `sampler`, and host calls outside a dispatch the D3D defaults
+/// What a view is created with. Without `model`, reads, SampleLevel and stores inside a dispatch
+/// (uniform coordinates too) use the dispatch profile's `sampler`, and host calls outside a
+/// dispatch the D3D defaults
 /// (`SamplerModel{}`); with it, that model everywhere (tests, a what-if run).
 struct TextureOptions {
   std::optional<SamplerModel> model{};
@@ -612,18 +613,13 @@ std::array<C, 4> SplitTexel(const T& e) {
   return a;
 }
 
-/// The model a view with override `o` uses in a group of N threads: the override, else the running
-/// dispatch's profile, else (host code outside a dispatch) the D3D defaults.
-template <int N>
-const SamplerModel& ModelFor(const std::optional<SamplerModel>& o) {
+/// The model a view with override `o` uses: the override, else the running group's profile (a
+/// uniform-coordinate call in a kernel too), else (host code outside a dispatch) the D3D defaults.
+inline const SamplerModel& ModelHere(const std::optional<SamplerModel>& o) {
   if (o) return *o;
-  if (const GroupState<N>* g = GroupState<N>::Current()) return g->profile().sampler;
+  if (const GroupBase* g = GroupBase::Current()) return g->profile().sampler;
   static const SamplerModel kDefaults{};
   return kDefaults;
-}
-inline const SamplerModel& HostModel(const std::optional<SamplerModel>& o) {
-  static const SamplerModel kDefaults{};
-  return o ? *o : kDefaults;
 }
 
 inline MemoryBinding CountingBinding(const Texture2DResource& tex, const char* kind) {
@@ -699,7 +695,7 @@ class Texture2D {
   }
   T Load(const int3& location) const {
     return LoadOne(uint32_t(location.x), uint32_t(location.y), uint32_t(location.z),
-                   texture_detail::HostModel(model_));
+                   texture_detail::ModelHere(model_));
   }
 
   // ------------------------------ operator[]
@@ -711,7 +707,7 @@ class Texture2D {
     });
   }
   T operator[](const uint2& pos) const {
-    return LoadOne(pos.x, pos.y, 0, texture_detail::HostModel(model_));
+    return LoadOne(pos.x, pos.y, 0, texture_detail::ModelHere(model_));
   }
 
   // ------------------------------ SampleLevel
@@ -719,7 +715,7 @@ class Texture2D {
   PerThreadOf<T, N> SampleLevel(const SamplerState& s, const Float2<N>& uv, const L& lod) const {
     static_assert(!texture_detail::kUintTexel<T>, "SampleLevel needs a float texture");
     const Lanes<float, N> lods(lod);  // HLSL converts the uint/float LOD to float
-    const SamplerModel& model = texture_detail::ModelFor<N>(model_);
+    const SamplerModel& model = texture_detail::ModelHere(model_);
     CheckSamplerModel(model);  // once per call, not per thread
     PerThreadOf<T, N> r{};
     CurrentMask<N>().ForEach([&](int t) {
@@ -730,10 +726,10 @@ class Texture2D {
     });
     return r;
   }
-  /// One thread (host code): the override or the D3D defaults.
+  /// Uniform coordinates, one texel for the group (or host code): the model of ModelHere.
   T SampleLevel(const SamplerState& s, const float2& uv, float lod) const {
     return texture_detail::MakeTexel<T>(SampleLevelTexel(*tex_, view_, first_mip_, mip_count_, s,
-                                                         texture_detail::HostModel(model_), uv.x,
+                                                         texture_detail::ModelHere(model_), uv.x,
                                                          uv.y, lod));
   }
 
@@ -755,7 +751,7 @@ class Texture2D {
     PerThreadOf<T, N> r{};
     uint64_t oob = 0;
     int first = -1;
-    const SamplerModel& model = texture_detail::ModelFor<N>(model_);
+    const SamplerModel& model = texture_detail::ModelHere(model_);
     CurrentMask<N>().ForEach([&](int t) {
       auto [x, y, mip] = coords(t);
       if (mip >= mip_count_ || !tex_->InBounds(first_mip_ + mip, x, y)) {
@@ -822,9 +818,9 @@ class RWTexture2D {
     return (*this)[pos];
   }
 
-  /// One thread's texel (host code, tests; the override's or the D3D decoding); out of bounds
+  /// One texel (host code, tests, or a kernel: the model of ModelHere); out of bounds
   /// reads 0.
-  T Read(uint32_t x, uint32_t y) const { return Read(x, y, texture_detail::HostModel(model_)); }
+  T Read(uint32_t x, uint32_t y) const { return Read(x, y, texture_detail::ModelHere(model_)); }
   T Read(uint32_t x, uint32_t y, const SamplerModel& model) const {
     if (!tex_->InBounds(mip_, x, y)) {
       detail::RecordOutOfBounds(texture_detail::CountingBinding(*tex_, "RWTexture2D"),
@@ -836,9 +832,9 @@ class RWTexture2D {
     else return texture_detail::MakeTexel<T>(tex_->ReadFloat(mip_, x, y, view_, model));
   }
   /// One thread's store; out of bounds is dropped and counted. `model` rounds float -> UNORM,
-  /// sRGB and half (host code: the override or the D3D defaults).
+  /// sRGB and half (the model of ModelHere).
   void Write(uint32_t x, uint32_t y, const T& value) const {
-    Write(x, y, value, texture_detail::HostModel(model_));
+    Write(x, y, value, texture_detail::ModelHere(model_));
   }
   void Write(uint32_t x, uint32_t y, const T& value, const SamplerModel& model) const {
     if (!tex_->InBounds(mip_, x, y)) {
@@ -869,14 +865,14 @@ class TextureRef {
   TextureRef(const RWTexture2D<T>* tex, Uint<N> x, Uint<N> y) : tex_(tex), x_(x), y_(y) {}
 
   operator PerThreadOf<T, N>() const {  // NOLINT: reads like the texel
-    const SamplerModel& model = texture_detail::ModelFor<N>(tex_->model_override());
+    const SamplerModel& model = texture_detail::ModelHere(tex_->model_override());
     PerThreadOf<T, N> r{};
     CurrentMask<N>().ForEach(
         [&](int t) { SetLane<T, N>(r, t, tex_->Read(x_.lane(t), y_.lane(t), model)); });
     return r;
   }
   const TextureRef& operator=(const PerThreadOf<T, N>& value) const {
-    const SamplerModel& model = texture_detail::ModelFor<N>(tex_->model_override());
+    const SamplerModel& model = texture_detail::ModelHere(tex_->model_override());
     CurrentWriteMask<N>().ForEach(
         [&](int t) { tex_->Write(x_.lane(t), y_.lane(t), GetLane<T, N>(value, t), model); });
     return *this;

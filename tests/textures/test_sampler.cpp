@@ -236,6 +236,57 @@ TEST_CASE("inside a dispatch SampleLevel and UNORM stores use the profile's samp
   CHECK(store(coarse) == 0);
 }
 
+TEST_CASE("uniform-coordinate Load, [], SampleLevel and Write in a kernel use the profile's model "
+          "too") {
+  constexpr int N = 8;
+  // UNORM code 3: D3D decodes 3/255 exactly rounded, lavapipe's model 3 * fl(1/255), which is
+  // one ulp apart; the test needs them to differ.
+  const float exact = 3.0f / 255.0f, times_reciprocal = 3.0f * (1.0f / 255.0f);
+  REQUIRE(exact != times_reciprocal);
+  Texture2DResource unorm(Format::R8G8B8A8_UNORM, 2, 1);
+  unorm.Level(0)[4] = std::byte(3);  // texel 1, red
+  auto load = [&](const DeviceProfile& profile) {
+    std::array<float, 2> got{-1.0f, -1.0f};
+    test::RunGroup<N>(N, [&] {
+      const Texture2D<float4> view(unorm);
+      got[0] = view.Load(int3{1, 0, 0}).x;
+      got[1] = view[uint2{1, 0}].x;
+    }, profile);
+    return got;
+  };
+  CHECK(load(SpecProfile()) == std::array<float, 2>{exact, exact});
+  CHECK(load(LavapipeProfile()) == std::array<float, 2>{times_reciprocal, times_reciprocal});
+
+  // u = 0.3 on Row4: 8 sub-texel bits give 179/256 of the way from 0 to 10, 4 bits 11/16.
+  const auto t = Row4();
+  const auto s = Sampler(Filter::MIN_MAG_MIP_LINEAR, TextureAddressMode::CLAMP);
+  DeviceProfile coarse = SpecProfile();
+  coarse.sampler.subtexel_bits = 4;
+  coarse.sampler.unorm_rounding = UnormRounding::kNearestEven;
+  auto sample = [&](const DeviceProfile& profile) {
+    float got = -1.0f;
+    test::RunGroup<N>(N, [&] {
+      const Texture2D<float> view(t);
+      got = view.SampleLevel(s, float2{0.3f, 0.5f}, 0.0f);
+    }, profile);
+    return got;
+  };
+  CHECK(sample(SpecProfile()) == 10.0f * 179.0f / 256.0f);
+  CHECK(sample(coarse) == 10.0f * 11.0f / 16.0f);
+
+  // 0x1.010102p-9 * 255 is exactly 0.5: half up stores 1, nearest-even 0.
+  auto store = [&](const DeviceProfile& profile) {
+    Texture2DResource u(Format::R8G8B8A8_UNORM, 8, 1);
+    test::RunGroup<N>(N, [&] {
+      const RWTexture2D<float4> out(u);
+      out.Write(5, 0, float4{0x1.010102p-9f, 0.0f, 0.0f, 1.0f});
+    }, profile);
+    return std::to_integer<int>(u.Level(0)[5 * 4]);
+  };
+  CHECK(store(SpecProfile()) == 1);
+  CHECK(store(coarse) == 0);
+}
+
 // ------------------------------------------------------------------------------------------------
 // The lavapipe model's parts, against values lavapipe recorded (tests/golden/lavapipe/
 // probe_sampler_*) or worked by hand.
