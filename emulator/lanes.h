@@ -100,6 +100,20 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
     std::memcpy(out + kFull * kVec, in + kFull * kVec, kBytes % kVec);
 }
 
+/// A reference to memory: a buffer or groupshared element, or one component or member of one.
+/// It is read with .Load(), under the mask of the statement that reads it.
+template <class V>
+concept HasLoad = requires(const V& v) { v.Load(); };
+template <class... A>
+inline constexpr bool kAnyReference = (HasLoad<A> || ...);
+
+/// A reference argument as the value it refers to, read now; any other argument as it is.
+template <class A>
+decltype(auto) ValueOf(const A& a) {
+  if constexpr (HasLoad<A>) return a.Load();
+  else return (a);
+}
+
 }  // namespace detail
 
 /// The ten compound assignments of a class Self whose current value is VALUE (an expression of
@@ -131,6 +145,24 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
     const Base old = *this;                          \
     --*this;                                         \
     return old;                                      \
+  }
+
+/// HLSL passes buffer and groupshared elements straight to its intrinsics: WaveActiveSum(Data[i]),
+/// max(Data[i], 0), dot(Normals[i], L). A C++ template does not deduce its parameters through a
+/// reference's conversion to its value, so each intrinsic NAME gets one more overload, declared
+/// after NAME's others: it reads the reference arguments and calls NAME on the values. It takes
+/// part only where some argument is a reference and NAME accepts the values; NAME<N>(...), the
+/// form with a uniform argument, is forwarded too.
+#define WAVEEMU_TAKES_REFERENCES(NAME)                                                        \
+  template <class... A>                                                                      \
+    requires(::waveemu::detail::kAnyReference<A...>)                                         \
+  auto NAME(const A&... a)->decltype(NAME(::waveemu::detail::ValueOf(a)...)) {               \
+    return NAME(::waveemu::detail::ValueOf(a)...);                                           \
+  }                                                                                          \
+  template <int WAVEEMU_N, class... A>                                                       \
+    requires(::waveemu::detail::kAnyReference<A...>)                                         \
+  auto NAME(const A&... a)->decltype(NAME<WAVEEMU_N>(::waveemu::detail::ValueOf(a)...)) {    \
+    return NAME<WAVEEMU_N>(::waveemu::detail::ValueOf(a)...);                                \
   }
 
 /// false, but only once T is known: a static_assert that fires when its template is used.
@@ -184,7 +216,7 @@ class Lanes {
   explicit Lanes(const Bool<N>& b);
   /// (float)RW[i], (float)gs[i]: a buffer or groupshared reference converts through its value.
   template <class R>
-    requires(requires(const R& r) { r.Load(); } && !std::is_base_of_v<Lanes, R>)
+    requires(detail::HasLoad<R> && !std::is_base_of_v<Lanes, R>)
   explicit Lanes(const R& ref) : Lanes(ref.Load()) {}
 
   Lanes(const Lanes& other) { detail::CopyBytes<sizeof(v_)>(v_, other.v_); }

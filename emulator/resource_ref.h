@@ -352,16 +352,56 @@ struct UniformRefOps {
 };
 #undef WAVEEMU_UREF_BINARY
 
+/// The same for a reference to a vector element (Colors[i] * 2, Normals[i] + n, -Dir[i]): the
+/// element is read, and the operation is the vector value's, with any operand it takes other
+/// than another reference. Value is the type the element reads as.
+#define WAVEEMU_VREF_BINARY(OP)                                                          \
+  friend auto operator OP(const Derived& a, const Derived& b) { return a.Load() OP b.Load(); } \
+  template <class V>                                                                     \
+    requires(!HasLoad<V> && requires(const Value& x, const V& y) { x OP y; })            \
+  friend auto operator OP(const Derived& a, const V& b) {                                \
+    return a.Load() OP b;                                                                \
+  }                                                                                      \
+  template <class V>                                                                     \
+    requires(!HasLoad<V> && requires(const V& x, const Value& y) { x OP y; })            \
+  friend auto operator OP(const V& a, const Derived& b) {                                \
+    return a OP b.Load();                                                                \
+  }
+
+template <class Derived, class Value>
+struct VectorRefOps {
+  WAVEEMU_VREF_BINARY(+)
+  WAVEEMU_VREF_BINARY(-)
+  WAVEEMU_VREF_BINARY(*)
+  WAVEEMU_VREF_BINARY(/)
+  WAVEEMU_VREF_BINARY(%)
+  WAVEEMU_VREF_BINARY(&)
+  WAVEEMU_VREF_BINARY(|)
+  WAVEEMU_VREF_BINARY(^)
+  WAVEEMU_VREF_BINARY(<<)
+  WAVEEMU_VREF_BINARY(>>)
+  WAVEEMU_VREF_BINARY(==)
+  WAVEEMU_VREF_BINARY(!=)
+  WAVEEMU_VREF_BINARY(<)
+  WAVEEMU_VREF_BINARY(<=)
+  WAVEEMU_VREF_BINARY(>)
+  WAVEEMU_VREF_BINARY(>=)
+  friend auto operator-(const Derived& a) { return -a.Load(); }
+  friend auto operator~(const Derived& a) { return ~a.Load(); }
+};
+#undef WAVEEMU_VREF_BINARY
+
 struct NoOps {};
 
 template <class Derived, class E, int N>
-using PerThreadOpsFor =
-    std::conditional_t<kIsLaneType<E>, PerThreadRefOps<Derived, E, N>, NoOps>;
+using PerThreadOpsFor = std::conditional_t<
+    kIsLaneType<E>, PerThreadRefOps<Derived, E, N>,
+    std::conditional_t<kVectorComponents<E> != 0, VectorRefOps<Derived, PerThreadOf<E, N>>,
+                       NoOps>>;
 template <class Derived, class E>
-using UniformOpsFor = std::conditional_t<kIsLaneType<E>, UniformRefOps<Derived, E>, NoOps>;
-
-template <class V>
-concept HasLoad = requires(const V& v) { v.Load(); };
+using UniformOpsFor = std::conditional_t<
+    kIsLaneType<E>, UniformRefOps<Derived, E>,
+    std::conditional_t<kVectorComponents<E> != 0, VectorRefOps<Derived, E>, NoOps>>;
 
 /// Whether V is Lanes<U, N> for an integer element E of the other signedness and the same
 /// width, whose bits HLSL's conversion keeps.

@@ -846,4 +846,10 @@ Lanes<T, N> dot(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
   }(std::make_index_sequence<C>{});
 }
 
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(select)
+WAVEEMU_TAKES_REFERENCES(any)
+WAVEEMU_TAKES_REFERENCES(all)
+WAVEEMU_TAKES_REFERENCES(dot)
+
 }  // namespace waveemu

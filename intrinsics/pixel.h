@@ -181,6 +181,7 @@ void discard() {
 
 /// HLSL clip(x): discards the threads where any component of x is less than zero.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 void clip(const V& x) {
   static_assert(detail::DerivArg<V>::value,
                 "clip takes a per-thread half, float or double scalar or vector");
@@ -208,6 +209,7 @@ void clip(const V& x) {
 /// p(x+1,y) - p(x,y) of the quad's top row, the same on all four threads of the quad
 /// (CoarseDerivatives::kAsFine in PixelDispatchOptions: of the thread's own row, as lavapipe).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddx_coarse(const V& value) {
   return detail::DeriveWrapper("ddx_coarse", value, core::Derivative::kCoarseX);
 }
@@ -217,6 +219,7 @@ V ddx_coarse(const V& value) {
 /// p(x,y+1) - p(x,y) of the quad's left column, the same on all four threads of the quad
 /// (CoarseDerivatives::kAsFine: of the thread's own column).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddy_coarse(const V& value) {
   return detail::DeriveWrapper("ddy_coarse", value, core::Derivative::kCoarseY);
 }
@@ -225,6 +228,7 @@ V ddy_coarse(const V& value) {
 
 /// p(x+1,y) - p(x,y) of the thread's own row of the quad.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddx_fine(const V& value) {
   return detail::DeriveWrapper("ddx_fine", value, core::Derivative::kFineX);
 }
@@ -233,6 +237,7 @@ V ddx_fine(const V& value) {
 
 /// p(x,y+1) - p(x,y) of the thread's own column of the quad.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddy_fine(const V& value) {
   return detail::DeriveWrapper("ddy_fine", value, core::Derivative::kFineY);
 }
@@ -243,6 +248,7 @@ V ddy_fine(const V& value) {
 /// row (fine), drivers may use coarse (NVIDIA uses fine, per vkd3d's tests); waveemu picks coarse
 /// (which PixelDispatchOptions::coarse_derivatives may make per-pixel; lavapipe: per-pixel).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddx(const V& value) {
   return detail::DeriveWrapper("ddx", value, core::Derivative::kCoarseX);
 }
@@ -251,6 +257,7 @@ V ddx(const V& value) {
 
 /// D3D lets ddy be coarse or fine; waveemu picks coarse, like ddx.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V ddy(const V& value) {
   return detail::DeriveWrapper("ddy", value, core::Derivative::kCoarseY);
 }
@@ -260,6 +267,7 @@ V ddy(const V& value) {
 /// abs(ddx(x)) + abs(ddy(x)), both coarse. Diagnostics name fwidth, once per call (the two
 /// derivatives see the same quads).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 V fwidth(const V& value) {
   Mask<detail::DerivArg<V>::kN> nonuniform;
   const V dx = detail::DeriveValues(value, core::Derivative::kCoarseX, nonuniform);
@@ -273,5 +281,15 @@ V fwidth(const V& value) {
   detail::PoisonNonUniform("fwidth", r, nonuniform);
   return r;
 }
+
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(ddx)
+WAVEEMU_TAKES_REFERENCES(ddy)
+WAVEEMU_TAKES_REFERENCES(ddx_coarse)
+WAVEEMU_TAKES_REFERENCES(ddx_fine)
+WAVEEMU_TAKES_REFERENCES(ddy_coarse)
+WAVEEMU_TAKES_REFERENCES(ddy_fine)
+WAVEEMU_TAKES_REFERENCES(fwidth)
+WAVEEMU_TAKES_REFERENCES(clip)
 
 }  // namespace waveemu

@@ -125,6 +125,7 @@ auto QuadSwapWrapper(const char* op, const V& value, int partner) {
 
 /// localValue of the horizontal neighbour in the quad (lane ^ 1); helper lanes are read too.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto QuadReadAcrossX(const V& localValue) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>, "QuadReadAcrossX takes a per-thread numeric scalar "
@@ -140,6 +141,7 @@ auto QuadReadAcrossX(const V& localValue) {
 
 /// localValue of the vertical neighbour in the quad (lane ^ 2); helper lanes are read too.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto QuadReadAcrossY(const V& localValue) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>, "QuadReadAcrossY takes a per-thread numeric scalar "
@@ -155,6 +157,7 @@ auto QuadReadAcrossY(const V& localValue) {
 
 /// localValue of the diagonal neighbour in the quad (lane ^ 3); helper lanes are read too.
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto QuadReadAcrossDiagonal(const V& localValue) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>, "QuadReadAcrossDiagonal takes a per-thread numeric "
@@ -170,7 +173,7 @@ auto QuadReadAcrossDiagonal(const V& localValue) {
 
 /// sourceValue of quad lane quadLaneID (0..3, per-thread or uniform) of this thread's quad.
 template <class V, class I, int N>
-  requires std::is_integral_v<I>
+  requires(std::is_integral_v<I> && !detail::HasLoad<V>)
 auto QuadReadLaneAt(const V& sourceValue, const Lanes<I, N>& quadLaneID) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>, "QuadReadLaneAt takes a per-thread numeric scalar "
@@ -209,6 +212,7 @@ auto QuadReadLaneAt(const V& sourceValue, const Lanes<I, N>& quadLaneID) {
 }
 /// QuadReadLaneAt with a uniform quad lane ID (the usual form).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto QuadReadLaneAt(const V& sourceValue, uint32_t quadLaneID) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>, "QuadReadLaneAt takes a per-thread numeric scalar "
@@ -289,5 +293,13 @@ template <int N, class T>  // N first: QuadAll<N>(x) works too
 Bool<N> QuadAll(const Lanes<T, N>& expr) {
   return QuadAll(Bool<N>(expr));
 }
+
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(QuadReadAcrossX)
+WAVEEMU_TAKES_REFERENCES(QuadReadAcrossY)
+WAVEEMU_TAKES_REFERENCES(QuadReadAcrossDiagonal)
+WAVEEMU_TAKES_REFERENCES(QuadReadLaneAt)
+WAVEEMU_TAKES_REFERENCES(QuadAny)
+WAVEEMU_TAKES_REFERENCES(QuadAll)
 
 }  // namespace waveemu

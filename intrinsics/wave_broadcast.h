@@ -278,6 +278,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
 
 /// expr of the first active lane of the wave (bool, numeric, scalar or vector).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto WaveReadLaneFirst(const V& expr) {
   if constexpr (!detail::kIsAnyArg<V>) {
     static_assert(detail::kIsAnyArg<V>,
@@ -298,7 +299,7 @@ auto WaveReadLaneFirst(const V& expr) {
 /// expr of lane laneIndex (per-thread or uniform) of this thread's wave. Reading an inactive,
 /// helper or out-of-range lane follows the profile's InactiveRead (kPoison: poison + diagnostic).
 template <class V, class I, int N>
-  requires std::is_integral_v<I>
+  requires(std::is_integral_v<I> && !detail::HasLoad<V>)
 auto WaveReadLaneAt(const V& expr, const Lanes<I, N>& laneIndex) {
   if constexpr (!detail::kIsAnyArg<V>) {
     static_assert(detail::kIsAnyArg<V>,
@@ -334,6 +335,7 @@ auto WaveReadLaneAt(const V& expr, const Lanes<I, N>& laneIndex) {
 
 /// WaveReadLaneAt with a uniform lane index (the broadcast form).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto WaveReadLaneAt(const V& expr, uint32_t laneIndex) {
   if constexpr (!detail::kIsAnyArg<V>) {
     static_assert(detail::kIsAnyArg<V>,
@@ -345,5 +347,9 @@ auto WaveReadLaneAt(const V& expr, uint32_t laneIndex) {
     return WaveReadLaneAt(expr, Uint<detail::WaveArg<V>::kN>(laneIndex));
   }
 }
+
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(WaveReadLaneAt)
+WAVEEMU_TAKES_REFERENCES(WaveReadLaneFirst)
 
 }  // namespace waveemu

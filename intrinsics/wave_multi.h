@@ -320,6 +320,7 @@ auto MultiPrefixIntrinsic(const V& value, const M& mask) {
 
 /// uint4 mask of the active lanes whose value equals this lane's (vectors: all components).
 template <class V>
+  requires(!detail::HasLoad<V>)  // a reference: WAVEEMU_TAKES_REFERENCES below
 auto WaveMatch(const V& value) {
   if constexpr (!detail::kIsNumericArg<V>) {
     static_assert(detail::kIsNumericArg<V>,
@@ -347,6 +348,7 @@ auto WaveMatch(const V& value) {
 
 /// Sum of value over the lanes of this lane's mask group below it; the first lane gets 0.
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixSum(const V& value, const M& mask) {
   return detail::MultiPrefixIntrinsic<detail::MultiSum, N>(value, mask);
 }
@@ -355,6 +357,7 @@ auto WaveMultiPrefixSum(const V& value, const M& mask) {
 
 /// Product of value over the lanes of this lane's mask group below it; the first lane gets 1.
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixProduct(const V& value, const M& mask) {
   return detail::MultiPrefixIntrinsic<detail::MultiProduct, N>(value, mask);
 }
@@ -376,6 +379,7 @@ Uint<N> WaveMultiPrefixCountBits(const Bool<N>& value, const Uint4<N>& mask) {
 /// A numeric value converts to bool (value != 0), as in HLSL; a uniform value or mask applies to
 /// every thread: WaveMultiPrefixCountBits(true, mask).
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixCountBits(const V& value, const M& mask) {
   return detail::WithPerThreadMultiPrefixArgs<N>(value, mask, [](const auto& v, const auto& m) {
     using PV = std::remove_cvref_t<decltype(v)>;
@@ -394,6 +398,7 @@ auto WaveMultiPrefixCountBits(const V& value, const M& mask) {
 
 /// AND of value over the lanes of this lane's mask group below it; the first lane gets all ones.
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixBitAnd(const V& value, const M& mask) {
   return detail::MultiPrefixIntrinsic<detail::MultiBitAnd, N>(value, mask);
 }
@@ -402,6 +407,7 @@ auto WaveMultiPrefixBitAnd(const V& value, const M& mask) {
 
 /// OR of value over the lanes of this lane's mask group below it; the first lane gets 0.
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixBitOr(const V& value, const M& mask) {
   return detail::MultiPrefixIntrinsic<detail::MultiBitOr, N>(value, mask);
 }
@@ -410,8 +416,18 @@ auto WaveMultiPrefixBitOr(const V& value, const M& mask) {
 
 /// XOR of value over the lanes of this lane's mask group below it; the first lane gets 0.
 template <int N = 0, class V, class M>
+  requires(!detail::kAnyReference<V, M>)  // references: WAVEEMU_TAKES_REFERENCES below
 auto WaveMultiPrefixBitXor(const V& value, const M& mask) {
   return detail::MultiPrefixIntrinsic<detail::MultiBitXor, N>(value, mask);
 }
+
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(WaveMatch)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixBitAnd)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixBitOr)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixBitXor)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixCountBits)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixProduct)
+WAVEEMU_TAKES_REFERENCES(WaveMultiPrefixSum)
 
 }  // namespace waveemu

@@ -821,6 +821,17 @@ Bool<N> WaveActiveMax(const Bool<N>&) {
   return {};
 }
 
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(WaveActiveAllEqual)
+WAVEEMU_TAKES_REFERENCES(WaveActiveBitAnd)
+WAVEEMU_TAKES_REFERENCES(WaveActiveBitOr)
+WAVEEMU_TAKES_REFERENCES(WaveActiveBitXor)
+WAVEEMU_TAKES_REFERENCES(WaveActiveCountBits)
+WAVEEMU_TAKES_REFERENCES(WaveActiveMax)
+WAVEEMU_TAKES_REFERENCES(WaveActiveMin)
+WAVEEMU_TAKES_REFERENCES(WaveActiveProduct)
+WAVEEMU_TAKES_REFERENCES(WaveActiveSum)
+
 }  // namespace waveemu
 
 // The NVIDIA order needs CombineFloat and friends above, so its definitions come last.

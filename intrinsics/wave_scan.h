@@ -270,4 +270,9 @@ Bool<N> WavePrefixProduct(const Bool<N>&) {
   return {};
 }
 
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(WavePrefixCountBits)
+WAVEEMU_TAKES_REFERENCES(WavePrefixProduct)
+WAVEEMU_TAKES_REFERENCES(WavePrefixSum)
+
 }  // namespace waveemu

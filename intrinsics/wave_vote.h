@@ -111,4 +111,9 @@ Uint4<N> WaveActiveBallot(bool expr) {
   return WaveActiveBallot(Bool<N>(expr));
 }
 
+// Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
+WAVEEMU_TAKES_REFERENCES(WaveActiveAllTrue)
+WAVEEMU_TAKES_REFERENCES(WaveActiveAnyTrue)
+WAVEEMU_TAKES_REFERENCES(WaveActiveBallot)
+
 }  // namespace waveemu
