@@ -1,9 +1,24 @@
-// math.h -- HLSL's per-thread math intrinsics: min, max, abs, clamp, saturate, mad, asuint, asint,
-// asfloat, asdouble, countbits, firstbitlow, firstbithigh, reversebits, sqrt, floor, ceil, frac,
-// lerp, sign, for Lanes<T, N>, Vector<T, C, N> (component by component) and plain scalars.
+// math.h -- HLSL's per-thread math intrinsics, for Lanes<T, N>, Vector<T, C, N> (component by
+// component) and plain (uniform) scalars:
+//   min, max, abs, clamp, saturate, mad, sign                          (any numeric type)
+//   asuint, asint, asfloat, asdouble, f32tof16, f16tof32              (bit casts, conversions)
+//   countbits, firstbitlow, firstbithigh, reversebits                 (integer bits)
+//   sqrt, rsqrt, rcp, floor, ceil, frac, round, trunc, fmod, lerp, step, smoothstep,
+//   degrees, radians, ldexp, isnan, isinf, isfinite                   (exact: IEEE arithmetic)
+//   exp, exp2, log, log2, log10, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
+//   sincos                                                            (C library per lane)
+//   length, distance, normalize, cross, reflect, refract, faceforward (per-thread vectors)
 //
 // Float min/max ignore NaN like D3D (min(x, NaN) == x); mad fuses only when the running group's
 // device profile says so; bit functions return 0xFFFFFFFF for "no bit", as DXIL defines.
+// Intrinsics that DXC expands into several DXIL operations (exp, log, pow, fmod, smoothstep,
+// atan2, the geometry functions, ...) are computed operation by operation in the same order,
+// each rounded to the element type, so their results match DXC's code on a device whose
+// primitive operations are correctly rounded. The DXIL primitives Exp, Log, Sin, Cos, Tan,
+// Asin, Acos, Atan, Hsin, Hcos, Htan are approximations on GPUs (D3D: exp2 relative error
+// 2^-21, log2 absolute error 2^-21 on [0.5, 2], sin/cos absolute error 0.0008 on
+// [-100 pi, 100 pi]); waveemu evaluates them with the C library in float, so golden outputs that
+// depend on them differ from a GPU within those tolerances.
 #pragma once
 
 #include "emulator/exec.h"
@@ -35,8 +50,8 @@ decltype(auto) ComponentOf(const X& x, int i) {
 template <int C, class F>
 auto BuildFrom(F&& f) {
   using L = std::remove_cvref_t<decltype(f(0))>;
-  using R = std::conditional_t<std::is_same_v<L, Bool<L::kSize>>, bool, typename L::value_type>;
-  return BuildVector<R, C, L::kSize>(f);
+  if constexpr (std::is_same_v<L, Bool<L::kSize>>) return BuildVector<bool, C, L::kSize>(f);
+  else return BuildVector<typename L::value_type, C, L::kSize>(f);
 }
 
 /// r[t] = op(a[t]) over whole vectors through Highway, or lane by lane (half).
@@ -147,6 +162,7 @@ Lanes<T, N> abs(const Lanes<T, N>& x) {
 // ------------------------------ clamp
 /// clamp(x, lo, hi) = min(max(x, lo), hi), as HLSL defines it.
 template <class T, int N, class Lo, class Hi>
+  requires(!detail::kAnyReference<Lo, Hi>)  // references: WAVEEMU_TAKES_REFERENCES below
 Lanes<T, N> clamp(const Lanes<T, N>& x, const Lo& lo, const Hi& hi) {
   return min(max(x, Lanes<T, N>(lo)), Lanes<T, N>(hi));
 }
@@ -205,7 +221,8 @@ Lanes<T, N> mad(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& c
   }
 }
 template <class T, int N, class B, class C>
-  requires(!std::is_same_v<B, Lanes<T, N>> || !std::is_same_v<C, Lanes<T, N>>)
+  requires((!std::is_same_v<B, Lanes<T, N>> || !std::is_same_v<C, Lanes<T, N>>) &&
+           !detail::kAnyReference<B, C>)
 Lanes<T, N> mad(const Lanes<T, N>& a, const B& b, const C& c) {
   return mad(a, Lanes<T, N>(b), Lanes<T, N>(c));
 }
@@ -332,6 +349,7 @@ Lanes<T, N> frac(const Lanes<T, N>& x) {
 // ------------------------------ lerp
 /// lerp(a, b, s) = a + s * (b - a), as DXC expands it (two roundings after the difference).
 template <class T, int N, class B, class S>
+  requires(!detail::kAnyReference<B, S>)
 Lanes<T, N> lerp(const Lanes<T, N>& a, const B& b, const S& s) {
   static_assert(kIsFloatLike<T>, "lerp takes half, float or double");
   const Lanes<T, N> prod = Lanes<T, N>(s) * (Lanes<T, N>(b) - a);
@@ -346,9 +364,286 @@ Lanes<int32_t, N> sign(const Lanes<T, N>& x) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Functions HLSL declares for float_like<> (half and float; DXC converts a double or integer
+// argument to float first, so here they refuse other types and say so).
+
+namespace detail {
+
+template <class T>
+inline constexpr bool kIsHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
+
+/// r[t] = f(float(a[t])) rounded to T: a DXIL primitive that waveemu evaluates with the C library
+/// in float (half: computed in float, rounded to half once).
+template <class T, int N, class F>
+Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
+  Lanes<T, N> r{NoInit{}};
+  for (int i = 0; i < N; ++i) r.data()[i] = T(f(float(a.data()[i])));
+  return r;
+}
+
+// DXC's constants (lib/HLSL/HLOperationLower.cpp: translateExp, translateLog, translateLog10,
+// translateDegrees, translateRadians, translateAtan2 build them with ConstantFP::get(type, C), so
+// each is C rounded to the element type: 1.44269502f, 0.693147182f, 0.30103001f, ...).
+inline constexpr double kLog2E = 1.44269504088896340736;   // M_LOG2E
+inline constexpr double kLn2 = 0.693147180559945309417;    // M_LN2
+inline constexpr double kLn2OverLn10 = 0.301029995663981195214;  // M_LN2 / M_LN10
+inline constexpr double kPi = 3.14159265358979323846;      // M_PI
+
+}  // namespace detail
+
+#define WAVEEMU_FLOAT_LIKE(NAME, T)                                                             \
+  static_assert(detail::kIsHalfOrFloat<T>,                                                      \
+                NAME " takes half or float (HLSL float_like); DXC converts a double or integer " \
+                     "argument to float first: write " NAME "(Float<N>(x))")
+
+// ------------------------------ isnan
+/// isnan(x): true where x is a NaN (DXIL IsNaN).
+template <class T, int N>
+Bool<N> isnan(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("isnan", T);
+  return x != x;
+}
+
+// ------------------------------ isinf
+/// isinf(x): true where x is +inf or -inf (DXIL IsInf).
+template <class T, int N>
+Bool<N> isinf(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("isinf", T);
+  return abs(x) == T(std::numeric_limits<float>::infinity());
+}
+
+// ------------------------------ isfinite
+/// isfinite(x): true where x is neither NaN nor infinite (DXIL IsFinite).
+template <class T, int N>
+Bool<N> isfinite(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("isfinite", T);
+  return abs(x) < T(std::numeric_limits<float>::infinity());  // false for NaN
+}
+
+// ------------------------------ round
+/// round(x): to the nearest integer, ties to even (DXIL Round_ne): round(2.5) == 2,
+/// round(-0.5) == -0. Exact.
+template <class T, int N>
+Lanes<T, N> round(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("round", T);
+  return detail::MapLanes(x, [](auto, auto v) { return hn::Round(v); },  // ties to even
+                          [](T v) { return T(std::nearbyint(float(v))); });
+}
+
+// ------------------------------ trunc
+/// trunc(x): toward zero (DXIL Round_z). Exact.
+template <class T, int N>
+Lanes<T, N> trunc(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("trunc", T);
+  return detail::MapLanes(x, [](auto, auto v) { return hn::Trunc(v); },
+                          [](T v) { return T(std::trunc(float(v))); });
+}
+
+// ------------------------------ rcp
+/// rcp(x) = 1 / x, one IEEE division as DXC emits it (translateRcp: fdiv 1.0, x); double too.
+template <class T, int N>
+Lanes<T, N> rcp(const Lanes<T, N>& x) {
+  static_assert(kIsFloatLike<T>, "rcp takes half, float or double (HLSL any_float)");
+  return Lanes<T, N>(T(1)) / x;
+}
+
+// ------------------------------ rsqrt
+/// rsqrt(x) = 1 / sqrt(x): the correctly rounded square root, then one division. DXIL Rsqrt is
+/// an approximation on GPUs (D3D allows error), so devices may differ in the last bits.
+template <class T, int N>
+Lanes<T, N> rsqrt(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("rsqrt", T);
+  return Lanes<T, N>(T(1)) / sqrt(x);
+}
+
+// ------------------------------ exp2
+/// exp2(x) = 2^x (DXIL Exp), std::exp2 in float per lane. Not bit-exact across devices.
+template <class T, int N>
+Lanes<T, N> exp2(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("exp2", T);
+  return detail::MapFloat(x, [](float v) { return std::exp2(v); });
+}
+
+// ------------------------------ log2
+/// log2(x) (DXIL Log), std::log2 in float per lane. Not bit-exact across devices.
+template <class T, int N>
+Lanes<T, N> log2(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("log2", T);
+  return detail::MapFloat(x, [](float v) { return std::log2(v); });
+}
+
+// ------------------------------ exp
+/// exp(x) = exp2(T(log2 e) * x), DXC's expansion (translateExp); log2 e rounds to 1.44269502f.
+template <class T, int N>
+Lanes<T, N> exp(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("exp", T);
+  return exp2(Lanes<T, N>(T(detail::kLog2E)) * x);
+}
+
+// ------------------------------ log
+/// log(x) = T(ln 2) * log2(x), DXC's expansion (translateLog); ln 2 rounds to 0.693147182f.
+template <class T, int N>
+Lanes<T, N> log(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("log", T);
+  return Lanes<T, N>(T(detail::kLn2)) * log2(x);
+}
+
+// ------------------------------ log10
+/// log10(x) = T(ln 2 / ln 10) * log2(x) (translateLog10); the constant rounds to 0.30103001f.
+template <class T, int N>
+Lanes<T, N> log10(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("log10", T);
+  return Lanes<T, N>(T(detail::kLn2OverLn10)) * log2(x);
+}
+
+// ------------------------------ pow
+/// pow(x, y) = exp2(log2(x) * y), DXC's expansion (translatePowImpl), so pow of a negative x is
+/// NaN. DXC turns a constant y of exactly 2 into x * x; waveemu does that when y is a plain C++
+/// scalar equal to 2 (pass Float<N>(y) for a run-time uniform value).
+template <class T, int N>
+Lanes<T, N> pow(const Lanes<T, N>& x, const Lanes<T, N>& y) {
+  WAVEEMU_FLOAT_LIKE("pow", T);
+  return exp2(log2(x) * y);
+}
+template <class T, int N, class S>
+  requires kIsScalar<S>
+Lanes<T, N> pow(const Lanes<T, N>& x, S y) {
+  if (y == S(2)) return x * x;
+  return pow(x, Lanes<T, N>(y));
+}
+template <class T, int N, class S>
+  requires kIsScalar<S>
+Lanes<T, N> pow(S x, const Lanes<T, N>& y) {
+  return pow(Lanes<T, N>(x), y);
+}
+
+// ------------------------------ ldexp
+/// ldexp(x, e) = exp2(e) * x, DXC's expansion (translateLdExp); e is a float like x. With an
+/// integer-valued e it is exact (std::exp2 of an integer is exact) unless it overflows.
+template <class T, int N>
+Lanes<T, N> ldexp(const Lanes<T, N>& x, const Lanes<T, N>& e) {
+  WAVEEMU_FLOAT_LIKE("ldexp", T);
+  return exp2(e) * x;
+}
+
+// ------------------------------ fmod
+/// fmod(x, y) as DXC expands it (translateFMod; clang's DirectX fmod_impl is the same):
+/// d = x / y; f = frac(abs(d)); (d >= -d ? f : -f) * y. The result has x's sign (or is +0), but
+/// it is not the exact remainder: fmod(-7, 3) is -(1 - 2^-22), fmod(-0, 3) is +0. HLSL's % on
+/// floats (Lanes operator%) is the exact one (DXIL FRem, std::fmod); SPIR-V compilers (DXC
+/// -spirv, glslang) emit OpFRem for fmod, so the Vulkan oracle path computes that one instead.
+template <class T, int N>
+Lanes<T, N> fmod(const Lanes<T, N>& x, const Lanes<T, N>& y) {
+  WAVEEMU_FLOAT_LIKE("fmod", T);
+  const Lanes<T, N> d = x / y;
+  const Lanes<T, N> f = frac(abs(d));
+  return select(d >= -d, f, -f) * y;
+}
+
+// ------------------------------ step
+/// step(y, x) = x < y ? 0 : 1 (translateStep), so a NaN operand gives 1.
+template <class T, int N>
+Lanes<T, N> step(const Lanes<T, N>& y, const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("step", T);
+  return select(x < y, Lanes<T, N>(T(0)), Lanes<T, N>(T(1)));
+}
+
+// ------------------------------ smoothstep
+/// smoothstep(a, b, x): s = saturate((x - a) / (b - a)); s * (s * (3 - s * 2)), the operations
+/// and order of translateSmoothStep. b == a gives a division by zero (inf or NaN, saturated).
+template <class T, int N>
+Lanes<T, N> smoothstep(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("smoothstep", T);
+  const Lanes<T, N> s = saturate((x - a) / (b - a));
+  return s * (s * (Lanes<T, N>(T(3)) - s * T(2)));
+}
+
+// ------------------------------ degrees
+/// degrees(x) = T(180 / pi) * x (translateDegrees; 57.2957802f).
+template <class T, int N>
+Lanes<T, N> degrees(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("degrees", T);
+  return Lanes<T, N>(T(180.0 / detail::kPi)) * x;
+}
+
+// ------------------------------ radians
+/// radians(x) = T(pi / 180) * x (translateRadians; 0.0174532924f).
+template <class T, int N>
+Lanes<T, N> radians(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("radians", T);
+  return Lanes<T, N>(T(detail::kPi / 180.0)) * x;
+}
+
+// ------------------------------ sin, cos, tan, asin, acos, atan, sinh, cosh, tanh
+// One DXIL primitive each (Sin, Cos, Tan, Asin, Acos, Atan, Hsin, Hcos, Htan): std:: in float per
+// lane. Not bit-exact across devices (D3D: sin/cos absolute error 0.0008 on [-100 pi, 100 pi]).
+#define WAVEEMU_MATH_TRANSCENDENTAL(NAME)                                   \
+  template <class T, int N>                                                 \
+  Lanes<T, N> NAME(const Lanes<T, N>& x) {                                  \
+    WAVEEMU_FLOAT_LIKE(#NAME, T);                                           \
+    return detail::MapFloat(x, [](float v) { return std::NAME(v); });      \
+  }
+WAVEEMU_MATH_TRANSCENDENTAL(sin)
+WAVEEMU_MATH_TRANSCENDENTAL(cos)
+WAVEEMU_MATH_TRANSCENDENTAL(tan)
+WAVEEMU_MATH_TRANSCENDENTAL(asin)
+WAVEEMU_MATH_TRANSCENDENTAL(acos)
+WAVEEMU_MATH_TRANSCENDENTAL(atan)
+WAVEEMU_MATH_TRANSCENDENTAL(sinh)
+WAVEEMU_MATH_TRANSCENDENTAL(cosh)
+WAVEEMU_MATH_TRANSCENDENTAL(tanh)
+#undef WAVEEMU_MATH_TRANSCENDENTAL
+
+// ------------------------------ atan2
+/// atan2(y, x) as DXC expands it (translateAtan2): a = atan(y / x); then x < 0 && y >= 0:
+/// a + pi; x < 0 && y < 0: a - pi; x == 0 && y < 0: -pi/2; x == 0 && y >= 0: pi/2 (so
+/// atan2(0, 0) is pi/2 and the sign of a zero y is ignored). pi, pi/2 are rounded to T.
+template <class T, int N>
+Lanes<T, N> atan2(const Lanes<T, N>& y, const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("atan2", T);
+  const Lanes<T, N> a = atan(y / x);
+  const Lanes<T, N> zero(T(0)), pi(T(detail::kPi));
+  const Bool<N> x_lt0 = x < zero, x_eq0 = x == zero, y_ge0 = y >= zero, y_lt0 = y < zero;
+  Lanes<T, N> r = a;
+  r = select(x_lt0 & y_ge0, a + pi, r);
+  r = select(x_lt0 & y_lt0, a - pi, r);
+  r = select(x_eq0 & y_lt0, Lanes<T, N>(T(-detail::kPi / 2)), r);
+  return select(x_eq0 & y_ge0, Lanes<T, N>(T(detail::kPi / 2)), r);
+}
+
+// ------------------------------ sincos
+/// sincos(x, out s, out c): s = sin(x), c = cos(x), assigned (masked) like any assignment; s and
+/// c may be per-thread variables or buffer/groupshared elements.
+template <class T, int N, class S, class C>
+void sincos(const Lanes<T, N>& x, S&& s, C&& c) {
+  WAVEEMU_FLOAT_LIKE("sincos", T);
+  s = sin(x);
+  c = cos(x);
+}
+
+// ------------------------------ f32tof16
+/// f32tof16(x): the half nearest x (ties to even; overflow gives inf, NaN stays NaN) in the low
+/// 16 bits of a uint, the high 16 bits 0. Exact.
+template <class T, int N>
+Lanes<uint32_t, N> f32tof16(const Lanes<T, N>& x) {
+  static_assert(std::is_same_v<T, float>, "f32tof16 takes float (HLSL float<>)");
+  return detail::MapScalar<uint32_t>(x, [](float v) { return uint32_t(half(v).bits()); });
+}
+
+// ------------------------------ f16tof32
+/// f16tof32(x): the half in the low 16 bits of x, as float (exact; the high bits are ignored).
+template <class T, int N>
+Lanes<float, N> f16tof32(const Lanes<T, N>& x) {
+  static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t>,
+                "f16tof32 takes uint (HLSL uint<>); an int converts");
+  return detail::MapScalar<float>(
+      x, [](T v) { return float(half::FromBits(uint16_t(uint32_t(v) & 0xFFFFu))); });
+}
+
+// ------------------------------------------------------------------------------------------------
 // Mixed arguments: a per-thread value with plain scalars, and vectors component by component.
 
-#define WAVEEMU_MATH_BINARY(NAME)                                                               \
+#define WAVEEMU_MATH_BINARY_SCALARS(NAME)                                                       \
   template <class T, int N, class S>                                                            \
     requires kIsScalar<S>                                                                       \
   Lanes<T, N> NAME(const Lanes<T, N>& a, S b) {                                                 \
@@ -358,27 +653,45 @@ Lanes<int32_t, N> sign(const Lanes<T, N>& x) {
     requires kIsScalar<S>                                                                       \
   Lanes<T, N> NAME(S a, const Lanes<T, N>& b) {                                                 \
     return NAME(Lanes<T, N>(a), b);                                                             \
-  }                                                                                             \
+  }
+
+/// A plain scalar operand goes to the per-thread-and-scalar form unchanged (pow(v, 2) is v * v).
+#define WAVEEMU_MATH_BINARY_VECTORS(NAME)                                                       \
   template <class T, int C, int N>                                                              \
   Vector<T, C, N> NAME(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {                    \
     return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], b[i]); });               \
   }                                                                                             \
   template <class T, int C, int N, class B>                                                     \
-    requires(!detail::kIsVectorArg<B>)                                                          \
+    requires(!detail::kIsVectorArg<B> && !detail::HasLoad<B>)                                   \
   Vector<T, C, N> NAME(const Vector<T, C, N>& a, const B& b) {                                  \
-    const Lanes<T, N> bl(b);                                                                    \
-    return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], bl); });                 \
+    if constexpr (kIsScalar<B>) {                                                               \
+      return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], b); });                \
+    } else {                                                                                    \
+      const Lanes<T, N> bl(b);                                                                  \
+      return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], bl); });               \
+    }                                                                                           \
   }                                                                                             \
   template <class T, int C, int N, class A>                                                     \
-    requires(!detail::kIsVectorArg<A>)                                                          \
+    requires(!detail::kIsVectorArg<A> && !detail::HasLoad<A>)                                   \
   Vector<T, C, N> NAME(const A& a, const Vector<T, C, N>& b) {                                  \
     const Lanes<T, N> al(a);                                                                    \
     return detail::BuildVector<T, C, N>([&](int i) { return NAME(al, b[i]); });                 \
   }
 
+#define WAVEEMU_MATH_BINARY(NAME) \
+  WAVEEMU_MATH_BINARY_SCALARS(NAME) \
+  WAVEEMU_MATH_BINARY_VECTORS(NAME)
+
 WAVEEMU_MATH_BINARY(min)
 WAVEEMU_MATH_BINARY(max)
+WAVEEMU_MATH_BINARY(fmod)
+WAVEEMU_MATH_BINARY(step)
+WAVEEMU_MATH_BINARY(atan2)
+WAVEEMU_MATH_BINARY(ldexp)
+WAVEEMU_MATH_BINARY_VECTORS(pow)  // pow's scalar forms are above (y == 2)
 #undef WAVEEMU_MATH_BINARY
+#undef WAVEEMU_MATH_BINARY_VECTORS
+#undef WAVEEMU_MATH_BINARY_SCALARS
 
 #define WAVEEMU_MATH_UNARY(NAME)                                                              \
   template <class T, int C, int N>                                                            \
@@ -400,10 +713,36 @@ WAVEEMU_MATH_UNARY(floor)
 WAVEEMU_MATH_UNARY(ceil)
 WAVEEMU_MATH_UNARY(frac)
 WAVEEMU_MATH_UNARY(sign)
+WAVEEMU_MATH_UNARY(isnan)
+WAVEEMU_MATH_UNARY(isinf)
+WAVEEMU_MATH_UNARY(isfinite)
+WAVEEMU_MATH_UNARY(round)
+WAVEEMU_MATH_UNARY(trunc)
+WAVEEMU_MATH_UNARY(rcp)
+WAVEEMU_MATH_UNARY(rsqrt)
+WAVEEMU_MATH_UNARY(exp2)
+WAVEEMU_MATH_UNARY(log2)
+WAVEEMU_MATH_UNARY(exp)
+WAVEEMU_MATH_UNARY(log)
+WAVEEMU_MATH_UNARY(log10)
+WAVEEMU_MATH_UNARY(degrees)
+WAVEEMU_MATH_UNARY(radians)
+WAVEEMU_MATH_UNARY(sin)
+WAVEEMU_MATH_UNARY(cos)
+WAVEEMU_MATH_UNARY(tan)
+WAVEEMU_MATH_UNARY(asin)
+WAVEEMU_MATH_UNARY(acos)
+WAVEEMU_MATH_UNARY(atan)
+WAVEEMU_MATH_UNARY(sinh)
+WAVEEMU_MATH_UNARY(cosh)
+WAVEEMU_MATH_UNARY(tanh)
+WAVEEMU_MATH_UNARY(f32tof16)
+WAVEEMU_MATH_UNARY(f16tof32)
 #undef WAVEEMU_MATH_UNARY
 
 #define WAVEEMU_MATH_TERNARY(NAME)                                                            \
   template <class T, int C, int N, class B, class D>                                          \
+    requires(!detail::kAnyReference<B, D>)                                                    \
   Vector<T, C, N> NAME(const Vector<T, C, N>& a, const B& b, const D& d) {                    \
     return detail::BuildVector<T, C, N>([&](int i) {                                          \
       return NAME(a[i], Lanes<T, N>(detail::ComponentOf(b, i)),                               \
@@ -415,6 +754,146 @@ WAVEEMU_MATH_TERNARY(clamp)
 WAVEEMU_MATH_TERNARY(mad)
 WAVEEMU_MATH_TERNARY(lerp)
 #undef WAVEEMU_MATH_TERNARY
+
+namespace detail {
+
+template <class T, int N>
+Lanes<T, N> PerThreadTypeOf(const Lanes<T, N>&);
+template <class T, int C, int N>
+Vector<T, C, N> PerThreadTypeOf(const Vector<T, C, N>&);
+/// A per-thread scalar or vector, or a type derived from one (SV_GroupIndex<N>, v.x, v.xy()).
+template <class X>
+concept PerThreadValue = requires(const X& x) { PerThreadTypeOf(x); };
+
+/// The per-thread type of a call that mixes per-thread values and plain scalars: the first
+/// vector argument's type, else the first per-thread scalar's.
+template <bool kVector, class First, class... Rest>
+constexpr auto PickPerThread() {
+  if constexpr (PerThreadValue<First>) {
+    using P = decltype(PerThreadTypeOf(std::declval<const First&>()));
+    if constexpr (kIsVectorArg<P> == kVector) return std::type_identity<P>{};
+    else if constexpr (sizeof...(Rest) > 0) return PickPerThread<kVector, Rest...>();
+    else return std::type_identity<void>{};
+  } else if constexpr (sizeof...(Rest) > 0) {
+    return PickPerThread<kVector, Rest...>();
+  } else {
+    return std::type_identity<void>{};
+  }
+}
+template <class... A>
+using MixedResult = std::conditional_t<
+    std::is_void_v<typename decltype(PickPerThread<true, A...>())::type>,
+    typename decltype(PickPerThread<false, A...>())::type,
+    typename decltype(PickPerThread<true, A...>())::type>;
+
+}  // namespace detail
+
+/// smoothstep with any mix of per-thread scalars, per-thread vectors and plain scalars
+/// (smoothstep(0.0f, 1.0f, v)): scalars are broadcast, vectors go component by component.
+template <class A, class B, class X>
+  requires((detail::PerThreadValue<A> || detail::PerThreadValue<B> || detail::PerThreadValue<X>) &&
+           !detail::kAnyReference<A, B, X>)
+auto smoothstep(const A& a, const B& b, const X& x) {
+  using P = detail::MixedResult<A, B, X>;
+  using T = typename P::value_type;
+  constexpr int N = P::kSize;
+  if constexpr (detail::kIsVectorArg<P>) {
+    return detail::BuildVector<T, P::kComponents, N>([&](int i) {
+      return smoothstep(Lanes<T, N>(detail::ComponentOf(a, i)),
+                        Lanes<T, N>(detail::ComponentOf(b, i)),
+                        Lanes<T, N>(detail::ComponentOf(x, i)));
+    });
+  } else {
+    return smoothstep(Lanes<T, N>(a), Lanes<T, N>(b), Lanes<T, N>(x));
+  }
+}
+
+/// sincos on a vector: s = sin(v), c = cos(v), component by component.
+template <class T, int C, int N, class S, class Co>
+void sincos(const Vector<T, C, N>& x, S&& s, Co&& c) {
+  WAVEEMU_FLOAT_LIKE("sincos", T);
+  s = sin(x);
+  c = cos(x);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Geometry on per-thread vectors, as DXC expands each (lib/HLSL/HLOperationLower.cpp). dot is
+// emulator/vector.h's: products and sums left to right, each rounded.
+
+// ------------------------------ length
+/// length(v) = sqrt(v.x*v.x + v.y*v.y + ...), summed left to right (translateLength);
+/// length of a per-thread scalar is abs(x).
+template <class T, int C, int N>
+Lanes<T, N> length(const Vector<T, C, N>& v) {
+  WAVEEMU_FLOAT_LIKE("length", T);
+  return sqrt(dot(v, v));
+}
+template <class T, int N>
+Lanes<T, N> length(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("length", T);
+  return abs(x);
+}
+
+// ------------------------------ distance
+/// distance(a, b) = length(a - b) (translateDistance).
+template <class T, int C, int N>
+Lanes<T, N> distance(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
+  return length(a - b);
+}
+template <class T, int N>
+Lanes<T, N> distance(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  return length(a - b);
+}
+
+// ------------------------------ normalize
+/// normalize(v) = v * rsqrt(dot(v, v)) (translateNormalize; DXIL Rsqrt, here 1 / sqrt). A zero
+/// vector gives NaN components (0 * inf).
+template <class T, int C, int N>
+Vector<T, C, N> normalize(const Vector<T, C, N>& v) {
+  WAVEEMU_FLOAT_LIKE("normalize", T);
+  return v * rsqrt(dot(v, v));
+}
+
+// ------------------------------ cross
+/// cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x) (translateCross).
+template <class T, int C, int N>
+Vector<T, 3, N> cross(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
+  static_assert(C == 3, "cross takes two 3-component vectors (HLSL float_like<3>)");
+  WAVEEMU_FLOAT_LIKE("cross", T);
+  return Vector<T, 3, N>(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                         a[0] * b[1] - a[1] * b[0]);
+}
+
+// ------------------------------ reflect
+/// reflect(i, n) = i - (2 * dot(i, n)) * n (translateReflect).
+template <class T, int C, int N>
+Vector<T, C, N> reflect(const Vector<T, C, N>& i, const Vector<T, C, N>& n) {
+  WAVEEMU_FLOAT_LIKE("reflect", T);
+  return i - (Lanes<T, N>(T(2)) * dot(i, n)) * n;
+}
+
+// ------------------------------ refract
+/// refract(i, n, eta): d = dot(i, n); t = 1 - (1 - d*d) * (eta*eta);
+/// t >= 0 ? i*eta - (eta*d + sqrt(t)) * n : 0 (translateRefract). eta is a per-thread or plain
+/// scalar.
+template <class T, int C, int N, class E>
+Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, const E& eta_arg) {
+  WAVEEMU_FLOAT_LIKE("refract", T);
+  const Lanes<T, N> eta(eta_arg), one(T(1));
+  const Lanes<T, N> d = dot(i, n);
+  const Lanes<T, N> t = one - (one - d * d) * (eta * eta);
+  const Vector<T, C, N> r = i * eta - (eta * d + sqrt(t)) * n;
+  return select(t >= T(0), r, Vector<T, C, N>(T(0)));
+}
+
+// ------------------------------ faceforward
+/// faceforward(n, i, ng) = dot(i, ng) < 0 ? n : -n (translateFaceforward).
+template <class T, int C, int N>
+Vector<T, C, N> faceforward(const Vector<T, C, N>& n, const Vector<T, C, N>& i,
+                            const Vector<T, C, N>& ng) {
+  WAVEEMU_FLOAT_LIKE("faceforward", T);
+  return select(dot(i, ng) < T(0), n, -n);
+}
 
 // ------------------------------------------------------------------------------------------------
 // Uniform (plain scalar) forms, for values that are the same on every thread.
@@ -457,5 +936,159 @@ inline uint32_t firstbithigh(uint32_t x) {
   return x == 0 ? 0xFFFFFFFFu : uint32_t(31 - std::countl_zero(x));
 }
 inline uint32_t firstbithigh(int32_t x) { return firstbithigh(uint32_t(x < 0 ? ~x : x)); }
+
+// The other uniform forms compute through a one-thread Lanes<T, 1>, so they follow exactly the
+// per-thread rules above (and their static_asserts).
+#define WAVEEMU_MATH_UNIFORM_UNARY(NAME)        \
+  template <class T>                            \
+    requires kIsScalar<T>                       \
+  auto NAME(T x) {                              \
+    return NAME(Lanes<T, 1>(x)).lane(0);        \
+  }
+WAVEEMU_MATH_UNIFORM_UNARY(abs)
+WAVEEMU_MATH_UNIFORM_UNARY(sqrt)
+WAVEEMU_MATH_UNIFORM_UNARY(floor)
+WAVEEMU_MATH_UNIFORM_UNARY(ceil)
+WAVEEMU_MATH_UNIFORM_UNARY(frac)
+WAVEEMU_MATH_UNIFORM_UNARY(sign)
+WAVEEMU_MATH_UNIFORM_UNARY(isnan)
+WAVEEMU_MATH_UNIFORM_UNARY(isinf)
+WAVEEMU_MATH_UNIFORM_UNARY(isfinite)
+WAVEEMU_MATH_UNIFORM_UNARY(round)
+WAVEEMU_MATH_UNIFORM_UNARY(trunc)
+WAVEEMU_MATH_UNIFORM_UNARY(rcp)
+WAVEEMU_MATH_UNIFORM_UNARY(rsqrt)
+WAVEEMU_MATH_UNIFORM_UNARY(exp2)
+WAVEEMU_MATH_UNIFORM_UNARY(log2)
+WAVEEMU_MATH_UNIFORM_UNARY(exp)
+WAVEEMU_MATH_UNIFORM_UNARY(log)
+WAVEEMU_MATH_UNIFORM_UNARY(log10)
+WAVEEMU_MATH_UNIFORM_UNARY(degrees)
+WAVEEMU_MATH_UNIFORM_UNARY(radians)
+WAVEEMU_MATH_UNIFORM_UNARY(sin)
+WAVEEMU_MATH_UNIFORM_UNARY(cos)
+WAVEEMU_MATH_UNIFORM_UNARY(tan)
+WAVEEMU_MATH_UNIFORM_UNARY(asin)
+WAVEEMU_MATH_UNIFORM_UNARY(acos)
+WAVEEMU_MATH_UNIFORM_UNARY(atan)
+WAVEEMU_MATH_UNIFORM_UNARY(sinh)
+WAVEEMU_MATH_UNIFORM_UNARY(cosh)
+WAVEEMU_MATH_UNIFORM_UNARY(tanh)
+WAVEEMU_MATH_UNIFORM_UNARY(length)
+#undef WAVEEMU_MATH_UNIFORM_UNARY
+inline uint32_t f32tof16(float x) { return f32tof16(Lanes<float, 1>(x)).lane(0); }
+inline float f16tof32(uint32_t x) { return f16tof32(Lanes<uint32_t, 1>(x)).lane(0); }
+
+#define WAVEEMU_MATH_UNIFORM_BINARY(NAME)                  \
+  template <class T>                                       \
+    requires kIsScalar<T>                                  \
+  T NAME(T a, T b) {                                       \
+    return NAME(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);   \
+  }
+WAVEEMU_MATH_UNIFORM_BINARY(fmod)
+WAVEEMU_MATH_UNIFORM_BINARY(step)
+WAVEEMU_MATH_UNIFORM_BINARY(atan2)
+WAVEEMU_MATH_UNIFORM_BINARY(ldexp)
+WAVEEMU_MATH_UNIFORM_BINARY(distance)
+#undef WAVEEMU_MATH_UNIFORM_BINARY
+template <class T>
+  requires kIsScalar<T>
+T pow(T x, T y) {
+  return pow(Lanes<T, 1>(x), y).lane(0);  // y == 2 gives x * x, as for a per-thread x
+}
+template <class T>
+  requires kIsScalar<T>
+T lerp(T a, T b, T s) {
+  return lerp(Lanes<T, 1>(a), b, s).lane(0);
+}
+template <class T>
+  requires kIsScalar<T>
+T smoothstep(T a, T b, T x) {
+  return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
+}
+template <class T>
+  requires kIsScalar<T>
+void sincos(T x, T& s, T& c) {
+  s = sin(x);
+  c = cos(x);
+}
+
+#undef WAVEEMU_FLOAT_LIKE
+
+// ------------------------------------------------------------------------------------------------
+// Buffer and groupshared elements as arguments (max(Data[i], 0.0f), length(Normals[i])): each
+// name's reference overload, after all its other overloads (emulator/lanes.h).
+
+WAVEEMU_TAKES_REFERENCES(min)
+WAVEEMU_TAKES_REFERENCES(max)
+WAVEEMU_TAKES_REFERENCES(abs)
+WAVEEMU_TAKES_REFERENCES(clamp)
+WAVEEMU_TAKES_REFERENCES(saturate)
+WAVEEMU_TAKES_REFERENCES(mad)
+WAVEEMU_TAKES_REFERENCES(asuint)
+WAVEEMU_TAKES_REFERENCES(asint)
+WAVEEMU_TAKES_REFERENCES(asfloat)
+WAVEEMU_TAKES_REFERENCES(asdouble)
+WAVEEMU_TAKES_REFERENCES(countbits)
+WAVEEMU_TAKES_REFERENCES(firstbitlow)
+WAVEEMU_TAKES_REFERENCES(firstbithigh)
+WAVEEMU_TAKES_REFERENCES(reversebits)
+WAVEEMU_TAKES_REFERENCES(sqrt)
+WAVEEMU_TAKES_REFERENCES(floor)
+WAVEEMU_TAKES_REFERENCES(ceil)
+WAVEEMU_TAKES_REFERENCES(frac)
+WAVEEMU_TAKES_REFERENCES(lerp)
+WAVEEMU_TAKES_REFERENCES(sign)
+WAVEEMU_TAKES_REFERENCES(isnan)
+WAVEEMU_TAKES_REFERENCES(isinf)
+WAVEEMU_TAKES_REFERENCES(isfinite)
+WAVEEMU_TAKES_REFERENCES(round)
+WAVEEMU_TAKES_REFERENCES(trunc)
+WAVEEMU_TAKES_REFERENCES(rcp)
+WAVEEMU_TAKES_REFERENCES(rsqrt)
+WAVEEMU_TAKES_REFERENCES(exp2)
+WAVEEMU_TAKES_REFERENCES(log2)
+WAVEEMU_TAKES_REFERENCES(exp)
+WAVEEMU_TAKES_REFERENCES(log)
+WAVEEMU_TAKES_REFERENCES(log10)
+WAVEEMU_TAKES_REFERENCES(pow)
+WAVEEMU_TAKES_REFERENCES(ldexp)
+WAVEEMU_TAKES_REFERENCES(fmod)
+WAVEEMU_TAKES_REFERENCES(step)
+WAVEEMU_TAKES_REFERENCES(smoothstep)
+WAVEEMU_TAKES_REFERENCES(degrees)
+WAVEEMU_TAKES_REFERENCES(radians)
+WAVEEMU_TAKES_REFERENCES(sin)
+WAVEEMU_TAKES_REFERENCES(cos)
+WAVEEMU_TAKES_REFERENCES(tan)
+WAVEEMU_TAKES_REFERENCES(asin)
+WAVEEMU_TAKES_REFERENCES(acos)
+WAVEEMU_TAKES_REFERENCES(atan)
+WAVEEMU_TAKES_REFERENCES(sinh)
+WAVEEMU_TAKES_REFERENCES(cosh)
+WAVEEMU_TAKES_REFERENCES(tanh)
+WAVEEMU_TAKES_REFERENCES(atan2)
+WAVEEMU_TAKES_REFERENCES(f32tof16)
+WAVEEMU_TAKES_REFERENCES(f16tof32)
+WAVEEMU_TAKES_REFERENCES(length)
+WAVEEMU_TAKES_REFERENCES(distance)
+WAVEEMU_TAKES_REFERENCES(normalize)
+WAVEEMU_TAKES_REFERENCES(cross)
+WAVEEMU_TAKES_REFERENCES(reflect)
+WAVEEMU_TAKES_REFERENCES(refract)
+WAVEEMU_TAKES_REFERENCES(faceforward)
+
+// sincos and asuint(double, out, out) write through their last two arguments, which the macro
+// would pass as copies: their reference forms read only the input.
+template <class X, class S, class C>
+  requires detail::HasLoad<X>
+void sincos(const X& x, S&& s, C&& c) {
+  sincos(x.Load(), std::forward<S>(s), std::forward<C>(c));
+}
+template <class X, int N>
+  requires detail::HasLoad<X>
+void asuint(const X& d, Lanes<uint32_t, N>& lowbits, Lanes<uint32_t, N>& highbits) {
+  asuint(d.Load(), lowbits, highbits);
+}
 
 }  // namespace waveemu

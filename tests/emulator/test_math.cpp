@@ -206,3 +206,457 @@ TEST_CASE("sqrt, floor, ceil, frac, lerp and sign") {
   const Float3<kN> l = lerp(v, Float3<kN>(0.0f), 0.5f);
   CHECK(l.lane(0) == std::array<float, 3>{0.75f, -0.75f, 2.0f});
 }
+
+// ------------------------------------------------------------------------------------------------
+// Classification, rounding, rcp/rsqrt, fmod, step/smoothstep, exponentials, trigonometry,
+// conversions, geometry. Expected values are worked by hand (the comment says how) or written out
+// as DXC's expansion with std:: functions, one lane at a time.
+
+namespace {
+
+/// Same bits, or both NaN.
+bool SameFloat(float a, float b) {
+  return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+}
+
+Uint<kN> ThreadIndex() {
+  Uint<kN> t;
+  for (int i = 0; i < kN; ++i) t.set_lane(i, uint32_t(i));
+  return t;
+}
+
+/// Positive float values with a good spread (no NaN or inf), for logs and roots.
+Float<kN> RandomPositive(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Float<kN> x;
+  for (int t = 0; t < kN; ++t) x.set_lane(t, float(rng() % 100000 + 1) / 997.0f);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("isnan, isinf and isfinite classify every lane") {
+  const float nan_payload = std::bit_cast<float>(0x7FC0DEADu);
+  const float values[] = {nan_payload, -kNan, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-45f,
+                          std::numeric_limits<float>::max(), -1.0f};
+  const bool want_nan[] = {true, true, false, false, false, false, false, false, false};
+  const bool want_inf[] = {false, false, true, true, false, false, false, false, false};
+  Float<kN> x(2.0f);
+  for (int i = 0; i < 9; ++i) x.set_lane(i, values[i]);
+  const Bool<kN> n = isnan(x), in = isinf(x), f = isfinite(x);
+  for (int t = 0; t < kN; ++t) {
+    INFO("thread ", t, " x=", x.lane(t));
+    const bool wn = t < 9 && want_nan[t], wi = t < 9 && want_inf[t];
+    CHECK(n.lane(t) == wn);
+    CHECK(in.lane(t) == wi);
+    CHECK(f.lane(t) == (!wn && !wi));
+  }
+  // half: 0x7E00 NaN, 0x7C00 inf, 0x7BFF the largest finite.
+  CHECK(isnan(Half<kN>(half::FromBits(0x7E00))).lane(0));
+  CHECK(isinf(Half<kN>(half::FromBits(0xFC00))).lane(0));
+  CHECK(isfinite(Half<kN>(half::FromBits(0x7BFF))).lane(0));
+  CHECK_FALSE(isfinite(Half<kN>(half::FromBits(0x7C00))).lane(0));
+  const Bool3<kN> v = isnan(Float3<kN>(1.0f, kNan, INFINITY));
+  CHECK(v.lane(0) == std::array<bool, 3>{false, true, false});
+  CHECK(waveemu::isnan(nan_payload));
+  CHECK(waveemu::isinf(-INFINITY));
+  CHECK_FALSE(waveemu::isfinite(kNan));
+}
+
+TEST_CASE("round is to nearest with ties to even, trunc toward zero") {
+  // Hand-worked: ties go to the even neighbour, the sign of zero is kept.
+  CHECK(round(Float<kN>(2.5f)).lane(0) == 2.0f);
+  CHECK(round(Float<kN>(3.5f)).lane(0) == 4.0f);
+  CHECK(round(Float<kN>(-1.5f)).lane(0) == -2.0f);
+  CHECK(std::bit_cast<uint32_t>(round(Float<kN>(-0.5f)).lane(0)) == 0x80000000u);
+  CHECK(round(Float<kN>(0.49999997f)).lane(0) == 0.0f);
+  CHECK(round(Float<kN>(8388609.0f)).lane(0) == 8388609.0f);  // already an integer (2^23 + 1)
+  CHECK(std::isnan(round(Float<kN>(kNan)).lane(0)));
+  CHECK(trunc(Float<kN>(-2.7f)).lane(0) == -2.0f);
+  CHECK(std::bit_cast<uint32_t>(trunc(Float<kN>(-0.3f)).lane(0)) == 0x80000000u);
+  CHECK(trunc(Float<kN>(INFINITY)).lane(0) == INFINITY);
+  CHECK(round(Half<kN>(half(2.5f))).lane(0).bits() == half(2.0f).bits());
+  CHECK(round(Half<kN>(half(0.5f))).lane(0).bits() == 0);
+  CHECK(trunc(Half<kN>(half(-1.75f))).lane(0).bits() == half(-1.0f).bits());
+  CHECK(waveemu::round(-2.5f) == -2.0f);
+  CHECK(waveemu::trunc(2.9f) == 2.0f);
+  // Every lane against ties-to-even spelled out from floor (|x| < 2^22 here).
+  Float<kN> x = Random<float>(11);
+  const float ties[] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 1048576.5f, -3.5f};
+  for (int t = 0; t < 8; ++t) x.set_lane(t, ties[t]);
+  const Float<kN> r = round(x), tr = trunc(x);
+  for (int t = 0; t < kN; ++t) {
+    const float v = x.lane(t);
+    float want = v, want_trunc = v;
+    if (std::isfinite(v)) {
+      const float f = std::floor(v), d = v - f;
+      want = d < 0.5f ? f : d > 0.5f ? f + 1.0f : (std::fmod(f, 2.0f) == 0.0f ? f : f + 1.0f);
+      if (want == 0.0f) want = std::copysign(0.0f, v);
+      want_trunc = v < 0.0f ? -std::floor(-v) : std::floor(v);
+      if (want_trunc == 0.0f) want_trunc = std::copysign(0.0f, v);
+    }
+    INFO("thread ", t, " x=", v);
+    CHECK(SameFloat(r.lane(t), want));
+    CHECK(SameFloat(tr.lane(t), want_trunc));
+  }
+  const Float3<kN> v3 = round(Float3<kN>(0.5f, 1.5f, -2.5f));
+  CHECK(v3.lane(0) == std::array<float, 3>{0.0f, 2.0f, -2.0f});
+}
+
+TEST_CASE("rcp is one division and rsqrt a division of the rounded square root") {
+  const Float<kN> x = Random<float>(12);
+  const Float<kN> r = rcp(x), rs = rsqrt(abs(x));
+  for (int t = 0; t < kN; ++t) {
+    const float v = x.lane(t);
+    INFO("thread ", t, " x=", v);
+    CHECK(SameFloat(r.lane(t), 1.0f / v));
+    CHECK(SameFloat(rs.lane(t), 1.0f / std::sqrt(std::fabs(v))));
+  }
+  CHECK(rcp(Float<kN>(0.0f)).lane(0) == INFINITY);
+  CHECK(rcp(Float<kN>(-0.0f)).lane(0) == -INFINITY);
+  CHECK(rcp(Double<kN>(3.0)).lane(0) == 1.0 / 3.0);
+  CHECK(rsqrt(Float<kN>(4.0f)).lane(0) == 0.5f);
+  CHECK(rsqrt(Float<kN>(-0.0f)).lane(0) == -INFINITY);  // 1 / sqrt(-0) = 1 / -0, as D3D's rsq
+  CHECK(std::isnan(rsqrt(Float<kN>(-1.0f)).lane(0)));
+  CHECK(rcp(Half<kN>(half(4.0f))).lane(0).bits() == half(0.25f).bits());
+  CHECK(waveemu::rcp(8.0) == 0.125);
+}
+
+TEST_CASE("fmod is DXC's frac expansion, not the exact remainder") {
+  // -7 / 3 rounds to -0x1.2aaaaap+1 = -9786709 / 2^22; its fraction is 1398101 / 2^22, times 3
+  // is 4194303 / 2^22 = 1 - 2^-22 exactly; the sign is x's.
+  CHECK(fmod(Float<kN>(-7.0f), 3.0f).lane(0) == -(1.0f - std::ldexp(1.0f, -22)));
+  // 5 / -3 = -0x1.aaaaaap+0; fraction 0x0.aaaaaap+0 = 11184810 / 2^24; -f * -3 = 2 - 2^-23.
+  CHECK(fmod(Float<kN>(5.0f), -3.0f).lane(0) == 2.0f - std::ldexp(1.0f, -23));
+  CHECK(fmod(Float<kN>(7.5f), 2.0f).lane(0) == 1.5f);  // 3.75 -> 0.75 * 2
+  CHECK(fmod(Float<kN>(6.0f), 3.0f).lane(0) == 0.0f);
+  CHECK(std::bit_cast<uint32_t>(fmod(Float<kN>(-0.0f), 3.0f).lane(0)) == 0u);  // +0: frac(|-0|)
+  CHECK(std::isnan(fmod(Float<kN>(1.0f), 0.0f).lane(0)));  // frac(inf) = inf - inf
+  // HLSL's % on floats is the exact remainder.
+  CHECK((Float<kN>(-7.0f) % 3.0f).lane(0) == -1.0f);
+  CHECK(waveemu::fmod(-7.0f, 3.0f) == -(1.0f - std::ldexp(1.0f, -22)));
+  CHECK(fmod(Half<kN>(half(7.5f)), half(2.0f)).lane(0).bits() == half(1.5f).bits());
+  const Float<kN> x = Random<float>(13), y = Random<float>(14);
+  const Float<kN> r = fmod(x, y);
+  for (int t = 0; t < kN; ++t) {
+    const float a = x.lane(t), b = y.lane(t);
+    const float d = a / b, ad = std::fabs(d), f = ad - std::floor(ad);
+    const float want = (d >= -d ? f : -f) * b;
+    INFO("thread ", t, " x=", a, " y=", b);
+    CHECK(SameFloat(r.lane(t), want));
+  }
+  const Float2<kN> v = fmod(Float2<kN>(7.5f, -7.5f), 2.0f);
+  CHECK(v.lane(0) == std::array<float, 2>{1.5f, -1.5f});
+}
+
+TEST_CASE("step and smoothstep follow DXC's expansions") {
+  CHECK(step(Float<kN>(0.5f), 0.5f).lane(0) == 1.0f);  // x >= y
+  CHECK(step(Float<kN>(0.5f), 0.4f).lane(0) == 0.0f);
+  CHECK(step(Float<kN>(kNan), 1.0f).lane(0) == 1.0f);  // x < NaN is false, so 1
+  CHECK(step(0.0f, Float<kN>(-0.0f)).lane(0) == 1.0f);
+  // smoothstep(1, 3, 2.5): s = 1.5 / 2 = 0.75; 3 - 1.5 = 1.5; 0.75 * 1.5 = 1.125;
+  // 0.75 * 1.125 = 0.84375.
+  CHECK(smoothstep(1.0f, 3.0f, Float<kN>(2.5f)).lane(0) == 0.84375f);
+  CHECK(smoothstep(Float<kN>(0.0f), 1.0f, 0.5f).lane(0) == 0.5f);
+  CHECK(smoothstep(0.0f, 1.0f, Float<kN>(-3.0f)).lane(0) == 0.0f);
+  CHECK(smoothstep(0.0f, 1.0f, Float<kN>(7.0f)).lane(0) == 1.0f);
+  CHECK(waveemu::smoothstep(1.0f, 3.0f, 2.5f) == 0.84375f);
+  CHECK(waveemu::step(2.0f, 1.0f) == 0.0f);
+  const Float<kN> a = Random<float>(15), b = Random<float>(16), x = Random<float>(17);
+  const Float<kN> r = smoothstep(a, b, x);
+  for (int t = 0; t < kN; ++t) {
+    const float lo = a.lane(t), hi = b.lane(t), v = x.lane(t);
+    const float q = (v - lo) / (hi - lo);
+    const float s = std::isnan(q) ? 0.0f : std::min(std::max(q, 0.0f), 1.0f);  // saturate
+    const float want = s * (s * (3.0f - s * 2.0f));
+    INFO("thread ", t, " a=", lo, " b=", hi, " x=", v);
+    CHECK(SameFloat(r.lane(t), want));
+  }
+  const Float3<kN> v = smoothstep(0.0f, 2.0f, Float3<kN>(1.0f, -1.0f, 3.0f));
+  CHECK(v.lane(0) == std::array<float, 3>{0.5f, 0.0f, 1.0f});
+  const Float3<kN> w = smoothstep(Float3<kN>(0.0f), Float3<kN>(2.0f, 4.0f, 8.0f), Float<kN>(1.0f));
+  // s = 0.5, 0.25, 0.125: 0.5; 0.25 * 0.25 * 2.5 = 0.15625; 0.125 * 0.125 * 2.75 = 0.04296875
+  CHECK(w.lane(0) == std::array<float, 3>{0.5f, 0.15625f, 0.04296875f});
+}
+
+TEST_CASE("exp, log, log10 and pow use DXC's constants and expansions around exp2 and log2") {
+  // exp2/log2 of exact cases.
+  CHECK(exp2(Float<kN>(3.0f)).lane(0) == 8.0f);
+  CHECK(exp2(Float<kN>(-INFINITY)).lane(0) == 0.0f);
+  CHECK(log2(Float<kN>(8.0f)).lane(0) == 3.0f);
+  CHECK(log2(Float<kN>(0.0f)).lane(0) == -INFINITY);
+  CHECK(std::isnan(log2(Float<kN>(-1.0f)).lane(0)));
+  CHECK(exp2(Half<kN>(half(3.0f))).lane(0).bits() == half(8.0f).bits());
+  CHECK(ldexp(Float<kN>(3.0f), 4.0f).lane(0) == 48.0f);
+  CHECK(ldexp(Float<kN>(1.0f), -149.0f).lane(0) == std::numeric_limits<float>::denorm_min());
+  CHECK(std::isnan(pow(Float<kN>(-2.0f), 3.0f).lane(0)));  // exp2(3 * log2(-2)): NaN
+  const float x3 = 3.0000002f;
+  CHECK(pow(Float<kN>(x3), 2.0f).lane(0) == x3 * x3);  // a plain 2 is x * x, as in DXC
+  CHECK(waveemu::pow(x3, 2.0f) == x3 * x3);
+  const Float<kN> x = RandomPositive(18), y = Random<float>(19);
+  const Float<kN> e = exp(y), l = log(x), l10 = log10(x), p = pow(x, y), p2 = pow(x, 2.0f);
+  for (int t = 0; t < kN; ++t) {
+    const float a = x.lane(t), b = y.lane(t);
+    INFO("thread ", t, " x=", a, " y=", b);
+    // The constants as typed from lib/HLSL/HLOperationLower.cpp, rounded to float.
+    CHECK(SameFloat(e.lane(t), std::exp2(1.442695f * b)));
+    CHECK(SameFloat(l.lane(t), 0.693147182f * std::log2(a)));
+    CHECK(SameFloat(l10.lane(t), 0.30103f * std::log2(a)));
+    CHECK(SameFloat(p.lane(t), std::exp2(std::log2(a) * b)));
+    CHECK(p2.lane(t) == a * a);
+    // Close to the true functions (the expansions lose a few ulps, not more).
+    if (std::isfinite(b) && std::fabs(b) < 80.0f) CHECK(e.lane(t) == doctest::Approx(std::exp(b)).epsilon(1e-5));
+    CHECK(l.lane(t) == doctest::Approx(std::log(a)).epsilon(1e-5));
+  }
+  const Float2<kN> v = exp2(Float2<kN>(1.0f, -1.0f));
+  CHECK(v.lane(0) == std::array<float, 2>{2.0f, 0.5f});
+  CHECK(waveemu::log2(0.25f) == -2.0f);
+}
+
+TEST_CASE("trigonometry: std:: per lane, atan2 as DXC expands it, degrees and radians") {
+  const Float<kN> x = Random<float>(20);
+  const Float<kN> s = sin(x), c = cos(x), ta = tan(x), sh = sinh(x * 0.01f), th = tanh(x);
+  const Float<kN> u = x * 0.001f;  // inside [-1, 1] for asin, acos
+  const Float<kN> as = asin(u), ac = acos(u), at = atan(x), ch = cosh(u);
+  Float<kN> ss, cc;
+  sincos(x, ss, cc);
+  for (int t = 0; t < kN; ++t) {
+    const float v = x.lane(t), w = u.lane(t);
+    INFO("thread ", t, " x=", v);
+    CHECK(SameFloat(s.lane(t), std::sin(v)));
+    CHECK(SameFloat(c.lane(t), std::cos(v)));
+    CHECK(SameFloat(ta.lane(t), std::tan(v)));
+    CHECK(SameFloat(sh.lane(t), std::sinh(v * 0.01f)));
+    CHECK(SameFloat(th.lane(t), std::tanh(v)));
+    CHECK(SameFloat(as.lane(t), std::asin(w)));
+    CHECK(SameFloat(ac.lane(t), std::acos(w)));
+    CHECK(SameFloat(at.lane(t), std::atan(v)));
+    CHECK(SameFloat(ch.lane(t), std::cosh(w)));
+    CHECK(SameFloat(ss.lane(t), std::sin(v)));
+    CHECK(SameFloat(cc.lane(t), std::cos(v)));
+  }
+  const float pi = 3.14159274f, half_pi = 1.57079637f;  // M_PI, M_PI / 2 rounded to float
+  CHECK(atan2(Float<kN>(1.0f), -1.0f).lane(0) == std::atan(-1.0f) + pi);
+  CHECK(atan2(Float<kN>(-1.0f), -1.0f).lane(0) == std::atan(1.0f) - pi);
+  CHECK(atan2(Float<kN>(-1.0f), 0.0f).lane(0) == -half_pi);
+  CHECK(atan2(Float<kN>(0.0f), 0.0f).lane(0) == half_pi);   // y >= 0, x == 0
+  CHECK(atan2(Float<kN>(-0.0f), -0.0f).lane(0) == half_pi);  // -0 >= 0 and -0 == 0
+  CHECK(waveemu::atan2(2.0f, 2.0f) == std::atan(1.0f));
+  const Float<kN> y = Random<float>(21), xx = Random<float>(22);
+  const Float<kN> a2 = atan2(y, xx);
+  for (int t = 0; t < kN; ++t) {
+    const float b = y.lane(t), a = xx.lane(t);
+    float want = std::atan(b / a);
+    if (a < 0 && b >= 0) want = want + pi;
+    if (a < 0 && b < 0) want = want - pi;
+    if (a == 0 && b < 0) want = -half_pi;
+    if (a == 0 && b >= 0) want = half_pi;
+    INFO("thread ", t, " y=", b, " x=", a);
+    CHECK(SameFloat(a2.lane(t), want));
+    if (std::isfinite(a) && std::isfinite(b) && a != 0.0f && b != 0.0f)
+      CHECK(std::fabs(a2.lane(t) - std::atan2(b, a)) < 1e-6f);  // a real atan2
+  }
+  CHECK(degrees(Float<kN>(pi)).lane(0) == 57.2957802f * pi);
+  CHECK(radians(Float<kN>(180.0f)).lane(0) == 0.0174532924f * 180.0f);
+  CHECK(sin(Half<kN>(half(0.0f))).lane(0).bits() == 0);
+  const Float2<kN> v = cos(Float2<kN>(0.0f, 0.0f));
+  CHECK(v.lane(0) == std::array<float, 2>{1.0f, 1.0f});
+  float us = 0, uc = 0;
+  sincos(0.0f, us, uc);
+  CHECK((us == 0.0f && uc == 1.0f));
+}
+
+TEST_CASE("f32tof16 rounds to nearest even into the low 16 bits; f16tof32 reads them back") {
+  const float one = 1.0f, ulp = std::ldexp(1.0f, -10);  // half's ulp at 1
+  CHECK(f32tof16(Float<kN>(one)).lane(0) == 0x3C00u);
+  CHECK(f32tof16(Float<kN>(-2.0f)).lane(0) == 0xC000u);
+  CHECK(f32tof16(Float<kN>(-0.0f)).lane(0) == 0x8000u);
+  CHECK(f32tof16(Float<kN>(65504.0f)).lane(0) == 0x7BFFu);
+  CHECK(f32tof16(Float<kN>(65520.0f)).lane(0) == 0x7C00u);  // halfway to 65536: even is inf
+  CHECK(f32tof16(Float<kN>(one + ulp / 2)).lane(0) == 0x3C00u);      // tie: 0x3C00 is even
+  CHECK(f32tof16(Float<kN>(one + 3 * ulp / 2)).lane(0) == 0x3C02u);  // tie: 0x3C02 is even
+  CHECK(f32tof16(Float<kN>(one + ulp / 2 + std::ldexp(1.0f, -20))).lane(0) == 0x3C01u);
+  CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -24))).lane(0) == 0x0001u);   // smallest denormal
+  CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -25))).lane(0) == 0x0000u);   // tie with 0
+  CHECK(f32tof16(Float<kN>(std::ldexp(3.0f, -25))).lane(0) == 0x0002u);   // tie 1|2: 2
+  const uint32_t nan16 = f32tof16(Float<kN>(std::bit_cast<float>(0x7FC0DEADu))).lane(0);
+  CHECK((nan16 & 0x7C00u) == 0x7C00u);
+  CHECK((nan16 & 0x03FFu) != 0u);
+  CHECK(nan16 <= 0xFFFFu);
+  CHECK(f16tof32(Uint<kN>(0x3C00u)).lane(0) == 1.0f);
+  CHECK(f16tof32(Uint<kN>(0xFFFF3C00u)).lane(0) == 1.0f);  // high bits ignored
+  CHECK(f16tof32(Uint<kN>(0xC000u)).lane(0) == -2.0f);
+  CHECK(f16tof32(Uint<kN>(0x0001u)).lane(0) == std::ldexp(1.0f, -24));
+  CHECK(f16tof32(Uint<kN>(0x7C00u)).lane(0) == INFINITY);
+  CHECK(std::isnan(f16tof32(Uint<kN>(0x7E00u)).lane(0)));
+  CHECK(waveemu::f32tof16(1.5f) == 0x3E00u);
+  CHECK(waveemu::f16tof32(0x3E00u) == 1.5f);
+  const Uint2<kN> v = f32tof16(Float2<kN>(1.0f, 0.5f));
+  CHECK(v.lane(0) == std::array<uint32_t, 2>{0x3C00u, 0x3800u});
+  // Every non-NaN half survives f16tof32 then f32tof16, kN at a time.
+  bool all_round_trip = true;
+  for (uint32_t base = 0; base < 0x10000u; base += kN) {
+    Uint<kN> h;
+    for (int t = 0; t < kN; ++t) h.set_lane(t, (base + uint32_t(t)) & 0xFFFFu);
+    const Uint<kN> back = f32tof16(f16tof32(h));
+    for (int t = 0; t < kN; ++t) {
+      const uint32_t bits = h.lane(t);
+      const bool is_nan = (bits & 0x7C00u) == 0x7C00u && (bits & 0x3FFu) != 0;
+      if (!is_nan && back.lane(t) != bits) all_round_trip = false;
+    }
+  }
+  CHECK(all_round_trip);
+}
+
+TEST_CASE("length, distance, normalize, cross, reflect, refract and faceforward") {
+  const Float3<kN> ex(1.0f, 0.0f, 0.0f), ey(0.0f, 1.0f, 0.0f), ez(0.0f, 0.0f, 1.0f);
+  CHECK(cross(ex, ey).lane(0) == std::array<float, 3>{0.0f, 0.0f, 1.0f});
+  CHECK(cross(ey, ez).lane(0) == std::array<float, 3>{1.0f, 0.0f, 0.0f});
+  CHECK(cross(ez, ex).lane(0) == std::array<float, 3>{0.0f, 1.0f, 0.0f});
+  CHECK(cross(ey, ex).lane(0) == std::array<float, 3>{0.0f, 0.0f, -1.0f});
+  CHECK(length(Float3<kN>(3.0f, 4.0f, 0.0f)).lane(0) == 5.0f);
+  CHECK(length(Float<kN>(-2.0f)).lane(0) == 2.0f);
+  CHECK(distance(Float3<kN>(1.0f, 2.0f, 3.0f), Float3<kN>(4.0f, 6.0f, 3.0f)).lane(0) == 5.0f);
+  CHECK(distance(Float<kN>(1.0f), Float<kN>(4.0f)).lane(0) == 3.0f);
+  CHECK(waveemu::distance(1.0f, -2.0f) == 3.0f);
+  const float r25 = 1.0f / std::sqrt(25.0f);
+  CHECK(normalize(Float3<kN>(3.0f, 0.0f, 4.0f)).lane(0) ==
+        std::array<float, 3>{3.0f * r25, 0.0f, 4.0f * r25});
+  CHECK(reflect(Float3<kN>(1.0f, -1.0f, 0.0f), ey).lane(0) ==
+        std::array<float, 3>{1.0f, 1.0f, 0.0f});
+  // eta = 1 passes straight through: t = 1 - (1 - 1) * 1 = 1, r = i - (-1 + 1) * n = i.
+  CHECK(refract(Float3<kN>(0.0f, -1.0f, 0.0f), ey, 1.0f).lane(0) ==
+        std::array<float, 3>{0.0f, -1.0f, 0.0f});
+  // Total internal reflection: d = -0.6, t = 1 - 0.64 * 2.25 = -0.44 < 0 gives 0.
+  CHECK(refract(Float3<kN>(0.8f, -0.6f, 0.0f), ey, Float<kN>(1.5f)).lane(0) ==
+        std::array<float, 3>{0.0f, 0.0f, 0.0f});
+  CHECK(faceforward(ey, Float3<kN>(0.0f, -1.0f, 0.0f), ey).lane(0) ==
+        std::array<float, 3>{0.0f, 1.0f, 0.0f});
+  CHECK(faceforward(ey, ey, ey).lane(0) == std::array<float, 3>{-0.0f, -1.0f, -0.0f});
+  // Every lane against the expansions written out with floats.
+  const Float3<kN> a(Random<float>(23), Random<float>(24), Random<float>(25));
+  const Float3<kN> b(Random<float>(26), Random<float>(27), Random<float>(28));
+  const Float<kN> eta = Random<float>(29) * 0.01f;
+  const Float3<kN> cr = cross(a, b), nm = normalize(a), rf = reflect(a, b),
+                   rr = refract(a, b, eta), ff = faceforward(a, b, -b);
+  const Float<kN> len = length(a), dist = distance(a, b);
+  for (int t = 0; t < kN; ++t) {
+    const auto A = a.lane(t), B = b.lane(t);
+    const float e = eta.lane(t);
+    const float dab = A[0] * B[0] + A[1] * B[1] + A[2] * B[2];
+    const float daa = A[0] * A[0] + A[1] * A[1] + A[2] * A[2];
+    const float d0 = A[0] - B[0], d1 = A[1] - B[1], d2 = A[2] - B[2];
+    const float rs = 1.0f / std::sqrt(daa);
+    const float k = 1.0f - (1.0f - dab * dab) * (e * e);
+    const float m = e * dab + std::sqrt(k);
+    const float bb = -(B[0] * B[0]) - B[1] * B[1] - B[2] * B[2];  // dot(b, -b)
+    const float sign_ff = bb < 0.0f ? 1.0f : -1.0f;
+    INFO("thread ", t);
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, l = (i + 2) % 3;
+      CHECK(SameFloat(cr.lane(t)[i], A[j] * B[l] - A[l] * B[j]));
+      CHECK(SameFloat(nm.lane(t)[i], A[i] * rs));
+      CHECK(SameFloat(rf.lane(t)[i], A[i] - (2.0f * dab) * B[i]));
+      CHECK(SameFloat(rr.lane(t)[i], k >= 0.0f ? A[i] * e - m * B[i] : 0.0f));
+      CHECK(SameFloat(ff.lane(t)[i], sign_ff * A[i]));
+    }
+    CHECK(SameFloat(len.lane(t), std::sqrt(daa)));
+    CHECK(SameFloat(dist.lane(t), std::sqrt(d0 * d0 + d1 * d1 + d2 * d2)));
+  }
+  const Half3<kN> hc = cross(Half3<kN>(half(1.0f), half(0.0f), half(0.0f)),
+                             Half3<kN>(half(0.0f), half(1.0f), half(0.0f)));
+  CHECK(hc.lane(0)[2].bits() == half(1.0f).bits());
+}
+
+TEST_CASE("math functions under if_ write only the active threads") {
+  const Uint<kN> t = ThreadIndex();
+  const Float<kN> x = Random<float>(30);
+  const Float3<kN> v(Random<float>(31), Random<float>(32), Random<float>(33));
+  Float<kN> r(-99.0f), l(-99.0f), s(-99.0f), c(-99.0f);
+  Float3<kN> n(-99.0f);
+  Bool<kN> nan_mask(false);
+  Uint<kN> h(7u);
+  for (const int wave : {8, 32}) {
+    test::RunGroup<kN>(wave, [&] {
+      if_(t % 3u == 0u, [&] {
+        r = round(x);
+        l = length(v);
+        n = normalize(v);
+        nan_mask = isnan(x);
+        h = f32tof16(x);
+        sincos(x, s, c);
+      });
+    });
+    for (int i = 0; i < kN; ++i) {
+      const bool on = i % 3 == 0;
+      const float xv = x.lane(i);
+      const auto V = v.lane(i);
+      INFO("wave ", wave, " thread ", i, " active ", on, " x=", xv);
+      CHECK(SameFloat(r.lane(i), on ? std::nearbyint(xv) : -99.0f));
+      CHECK(SameFloat(l.lane(i), on ? std::sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) : -99.0f));
+      CHECK(SameFloat(n.lane(i)[1], on ? V[1] * (1.0f / l.lane(i)) : -99.0f));
+      CHECK(nan_mask.lane(i) == (on && std::isnan(xv)));
+      CHECK(h.lane(i) == (on ? uint32_t(half(xv).bits()) : 7u));
+      CHECK(SameFloat(s.lane(i), on ? std::sin(xv) : -99.0f));
+      CHECK(SameFloat(c.lane(i), on ? std::cos(xv) : -99.0f));
+    }
+  }
+}
+
+namespace {
+
+/// Buffer and groupshared elements passed straight to math functions, as HLSL allows.
+struct MathReferenceKernel {
+  static constexpr int N = 8;
+  static constexpr uint3 numthreads{8, 1, 1};
+  RWBuffer<float> Data;
+  RWStructuredBuffer<float3> Normals;
+  RWBuffer<float> Out;
+  RWBuffer<float> Sines;
+  void main(SV_GroupIndex<N> gi) const {
+    GroupShared<float, N> Shared;
+    Shared[gi] = Data[gi] * 2.0f;
+    GroupMemoryBarrierWithGroupSync();
+    if_(gi != 3u, [&] {
+      Out[gi] = max(Data[gi], 0.0f) + length(Normals[gi]) + round(Shared[gi]) +
+                clamp(Shared[gi], -1.0f, 1.0f) + dot(normalize(Normals[gi]), Float3<N>(0.0f, 0.0f, 1.0f));
+      Float<N> s, c;
+      sincos(Data[gi], s, c);
+      Sines[gi] = s + pow(Shared[gi], 2.0f) + fmod(Data[gi], 1.0f);
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("math functions take RWBuffer, RWStructuredBuffer and groupshared elements directly") {
+  std::vector<float> data = {-1.25f, 0.75f, 2.5f, -0.25f, 1.25f, 3.0f, -2.0f, 0.5f};
+  std::vector<float3> normals = {{3, 4, 0}, {0, 0, 2}, {1, 2, 2}, {0, 3, 4},
+                                 {2, 3, 6}, {0, 0, -5}, {6, 0, 8}, {4, 4, 7}};
+  std::vector<float> out(8, -7.0f), sines(8, -7.0f);
+  const MathReferenceKernel k{RWBuffer<float>(std::span<float>(data)),
+                              RWStructuredBuffer<float3>(std::span<float3>(normals)),
+                              RWBuffer<float>(std::span<float>(out)),
+                              RWBuffer<float>(std::span<float>(sines))};
+  Dispatch(k, uint3{1, 1, 1});
+  for (int i = 0; i < 8; ++i) {
+    INFO("thread ", i);
+    if (i == 3) {  // inactive: nothing written
+      CHECK(out[i] == -7.0f);
+      CHECK(sines[i] == -7.0f);
+      continue;
+    }
+    const float d = data[i], sh = d * 2.0f;
+    const float nx = normals[i].x, ny = normals[i].y, nz = normals[i].z;
+    const float dd = nx * nx + ny * ny + nz * nz;
+    // Every length here is an integer (3-4-5, 1-2-2-3, 2-3-6-7, 4-4-7-9...).
+    const float want = std::max(d, 0.0f) + std::sqrt(dd) + std::nearbyint(sh) +
+                       std::min(std::max(sh, -1.0f), 1.0f) +
+                       (nx * (1.0f / std::sqrt(dd)) * 0.0f + ny * (1.0f / std::sqrt(dd)) * 0.0f +
+                        nz * (1.0f / std::sqrt(dd)) * 1.0f);
+    const float q = d / 1.0f, f = std::fabs(q) - std::floor(std::fabs(q));
+    const float want_s = std::sin(d) + sh * sh + (q >= -q ? f : -f) * 1.0f;
+    CHECK(SameFloat(out[i], want));
+    CHECK(SameFloat(sines[i], want_s));
+  }
+}

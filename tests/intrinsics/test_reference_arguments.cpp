@@ -107,14 +107,14 @@ TEST_CASE("wave and quad intrinsics read a buffer or groupshared element argumen
   CHECK(F.out_of_bounds_reads() == 0);
 }
 
-TEST_CASE("a vector element takes arithmetic, dot, any and all, read as its value") {
+TEST_CASE("a vector element takes arithmetic, dot, any, all, lerp and clamp, read as its value") {
   std::vector<float4> colors(kN);
   for (int t = 0; t < kN; ++t)
     colors[t] = float4{float(t), float(-t), 0.5f * float(t), float(t % 3)};
   const RWStructuredBuffer<float4> C{std::span<float4>(colors)};
   const std::vector<float4> before = colors;
 
-  Float4<kN> twice{}, sum{}, neg{}, minus_uniform{}, scaled{};
+  Float4<kN> twice{}, sum{}, neg{}, minus_uniform{}, scaled{}, lerped{}, clamped{};
   Float<kN> d = 0.0f;
   Bool<kN> any_w{false}, eq{false};
   RunGroup<kN>(kW, [&] {
@@ -128,6 +128,8 @@ TEST_CASE("a vector element takes arithmetic, dot, any and all, read as its valu
     minus_uniform = gs[i] - one;
     scaled = 0.25f * C[i];
     d = dot(C[i], one);
+    lerped = lerp(one, C[i], 0.5f);  // a vector element among a vector and a scalar
+    clamped = clamp(C[i], 0.0f, 1.0f);
     any_w = any(C[i] * Float4<kN>(0.0f, 0.0f, 0.0f, 1.0f));
     eq = all(C[i] == gs[i]);
     // Compound assignment through a vector element, masked.
@@ -146,6 +148,8 @@ TEST_CASE("a vector element takes arithmetic, dot, any and all, read as its valu
       CHECK(minus_uniform[k].lane(t) == cs[k] - ones[k]);
       CHECK(scaled[k].lane(t) == 0.25f * cs[k]);
       dd += cs[k] * ones[k];  // exact: small integers and halves
+      CHECK(lerped[k].lane(t) == ones[k] + 0.5f * (cs[k] - ones[k]));  // HLSL a + s * (b - a)
+      CHECK(clamped[k].lane(t) == std::min(std::max(cs[k], 0.0f), 1.0f));
     }
     CHECK(d.lane(t) == dd);
     CHECK(any_w.lane(t) == (t % 3 != 0));
