@@ -660,10 +660,13 @@ class Texture2D {
       throw UsageError(fmt::format("Texture2D: a {} view cannot read a {} texture",
                                    InfoOf(view).name, InfoOf(tex.format()).name));
     // By subtraction: first_mip + mip_count could wrap around uint32.
-    if (mip_count == 0 || first_mip >= tex.mip_levels() ||
-        mip_count > tex.mip_levels() - first_mip)
-      throw UsageError(fmt::format("Texture2D: mips {}..{} are outside the texture's {} levels",
-                                   first_mip, uint64_t(first_mip) + mip_count, tex.mip_levels()));
+    if (mip_count == 0)
+      throw UsageError("Texture2D: a view reads at least one mip (mip_count is 0)");
+    if (first_mip >= tex.mip_levels() || mip_count > tex.mip_levels() - first_mip)
+      throw UsageError(fmt::format("Texture2D: mips {}..{} are outside the texture's {} levels, "
+                                   "0..{}",
+                                   first_mip, uint64_t(first_mip) + mip_count - 1,
+                                   tex.mip_levels(), tex.mip_levels() - 1));
     texture_detail::CheckFormat<T>(view, "Texture2D");
   }
 
@@ -688,7 +691,7 @@ class Texture2D {
   template <class I, int N>
   PerThreadOf<T, N> Load(const Vector<I, 3, N>& location) const {
     static_assert(std::is_integral_v<I>, "Texture2D::Load takes int3 or uint3 coordinates");
-    return Gather<N>([&](int t) {
+    return LoadEach<N>([&](int t) {
       return std::array<uint32_t, 3>{uint32_t(location.x.lane(t)), uint32_t(location.y.lane(t)),
                                      uint32_t(location.z.lane(t))};
     });
@@ -702,7 +705,7 @@ class Texture2D {
   template <class I, int N>
   PerThreadOf<T, N> operator[](const Vector<I, 2, N>& pos) const {
     static_assert(std::is_integral_v<I>, "Texture2D[] takes uint2 coordinates");
-    return Gather<N>([&](int t) {
+    return LoadEach<N>([&](int t) {
       return std::array<uint32_t, 3>{uint32_t(pos.x.lane(t)), uint32_t(pos.y.lane(t)), 0u};
     });
   }
@@ -747,7 +750,7 @@ class Texture2D {
   }
 
   template <int N, class F>
-  PerThreadOf<T, N> Gather(F coords) const {
+  PerThreadOf<T, N> LoadEach(F coords) const {
     PerThreadOf<T, N> r{};
     uint64_t oob = 0;
     int first = -1;

@@ -161,6 +161,21 @@ TEST_CASE("an unknown Format, Kind or Rule names the line and the known names") 
         "BufferFloatEpsilon, BufferMultiset)");
 }
 
+TEST_CASE("HasCounter is a flag, true/false or 1/0; a counter is refused by name") {
+  const std::string head = std::string(kShaders) +
+                           "Buffers:\n  - Name: X\n    Format: UInt32\n    Data: [1]\n"
+                           "DescriptorSets:\n  - Resources:\n    - Name: X\n      Kind: "
+                           "RWStructuredBuffer\n      VulkanBinding: { Binding: 0 }\n"
+                           "      HasCounter: ";  // line 16
+  const std::string refused = "bad.test:16: resource 'X': counters (HasCounter) are not supported";
+  CHECK(ErrorOf(head + "true\n") == refused);
+  CHECK(ErrorOf(head + "1\n") == refused);
+  CHECK(ErrorOf(head + "false\n") == "no error");
+  CHECK(ErrorOf(head + "0\n") == "no error");
+  CHECK(ErrorOf(head + "maybe\n") ==
+        "bad.test:16: resource 'X': HasCounter must be true or false (or 1 or 0), not 'maybe'");
+}
+
 TEST_CASE("Data that is not a whole number of Stride records is refused at its line") {
   CHECK(ErrorOf(std::string(kShaders) +
                 "Buffers:\n  - Name: X\n    Format: Int32\n    Stride: 16\n    Data: [1, 2, 3]\n"

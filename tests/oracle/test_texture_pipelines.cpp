@@ -154,17 +154,17 @@ TEST_CASE("textures and buffers cannot stand in for each other, and views must f
   const std::string slice = Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 2\n");
   CHECK(ErrorOf(kTexture + slice) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 2..2 are outside the texture's 2 "
-        "level(s)");
+        "level(s), 0..1");
   // Values whose sum wraps around uint32 must not slip past the check.
   const std::string wrap =
       Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 1\n      MipLevels: 4294967295\n");
   CHECK(ErrorOf(kTexture + wrap) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 1..4294967295 are outside the "
-        "texture's 2 level(s)");
+        "texture's 2 level(s), 0..1");
   const std::string huge = Inserted(kRest, kSrcViewEnd, "      MostDetailedMip: 4294967295\n");
   CHECK(ErrorOf(kTexture + huge) ==
         "tex.test:27: resource 'Src' (Texture2D): levels 4294967295..4294967295 are outside the "
-        "texture's 2 level(s)");
+        "texture's 2 level(s), 0..1");
   const std::string srgb_uav =  // 10 texels x 4 bytes
       Edited(Edited(kTexture, "Format: Float32\n    Channels", "Format: Hex8\n    Channels"),
              "FillSize: 160", "FillSize: 40");

@@ -160,8 +160,10 @@ TEST_CASE("a sampler LOD range outside the view's levels clamps to the nearest l
                        "SamplerModel: subtexel_bits 40 must be 1..24 and lod_fraction_bits 8 0..24",
                        UsageError);
   CHECK_THROWS_WITH_AS(Texture2D<float>(t, t.format(), 1, 4294967295u, TextureOptions{}),
-                       "Texture2D: mips 1..4294967296 are outside the texture's 3 levels",
+                       "Texture2D: mips 1..4294967295 are outside the texture's 3 levels, 0..2",
                        UsageError);
+  CHECK_THROWS_WITH_AS(Texture2D<float>(t, t.format(), 0, 0u, TextureOptions{}),
+                       "Texture2D: a view reads at least one mip (mip_count is 0)", UsageError);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -678,10 +678,10 @@ void ReadTextureView(const Reader& r, const YAML::Node& n, const std::string& ki
   // Compared by subtraction: the sum of two large uint32 values would wrap past the check.
   if (srv && (b.most_detailed_mip >= t.mip_levels ||
               std::max(b.mip_count, 1u) > t.mip_levels - b.most_detailed_mip))
-    r.Fail(n, fmt::format("{}: levels {}..{} are outside the texture's {} level(s)", what,
-                          b.most_detailed_mip,
+    r.Fail(n, fmt::format("{}: levels {}..{} are outside the texture's {} level(s), 0..{}",
+                          what, b.most_detailed_mip,
                           uint64_t(b.most_detailed_mip) + std::max(b.mip_count, 1u) - 1,
-                          t.mip_levels));
+                          t.mip_levels, t.mip_levels - 1));
   if (srv && b.mip_count == 0) b.mip_count = t.mip_levels - b.most_detailed_mip;
   if (const YAML::Node k = n["MipSlice"]; k.IsDefined()) {
     b.mip_slice = r.Integer<uint32_t>(k, "MipSlice");
@@ -796,8 +796,16 @@ void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& 
     r.Fail(kind_node, fmt::format("resource '{}': unknown Kind '{}' (known: {})", b.name,
                                   kind_name, NameList(kKinds)));
   b.kind = *kind;
-  if (const YAML::Node c = n["HasCounter"]; c.IsDefined() && r.Integer<uint32_t>(c, "HasCounter"))
-    r.Fail(c, fmt::format("resource '{}': counters (HasCounter) are not supported", b.name));
+  // HasCounter is a flag: true/false or 1/0.
+  if (const YAML::Node c = n["HasCounter"]; c.IsDefined()) {
+    const std::string flag = c.IsScalar() ? c.Scalar() : std::string();
+    if (flag == "true" || flag == "1")
+      r.Fail(c, fmt::format("resource '{}': counters (HasCounter) are not supported", b.name));
+    if (flag != "false" && flag != "0")
+      r.Fail(c, fmt::format("resource '{}': HasCounter must be true or false (or 1 or 0), not "
+                            "'{}'",
+                            b.name, c.IsScalar() ? flag : std::string("a list or map")));
+  }
   if (const YAML::Node dx = n["DirectXBinding"]; dx.IsDefined()) {
     r.Map(dx, "DirectXBinding");
     r.CheckKeys(dx, "DirectXBinding", {"Register", "Space"});
