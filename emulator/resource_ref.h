@@ -258,6 +258,10 @@ class UniformRef;
 
 namespace detail {
 
+/// The sixteen binary operators a reference to an element takes, each through M(OP).
+#define WAVEEMU_REF_OPERATORS(M)                                                          \
+  M(+) M(-) M(*) M(/) M(%) M(&) M(|) M(^) M(<<) M(>>) M(==) M(!=) M(<) M(<=) M(>) M(>=)
+
 /// Arithmetic and comparisons on a reference to a scalar element read the element first. They
 /// are hidden friends taking the reference type itself, because operator templates do not see
 /// implicit conversions.
@@ -278,22 +282,7 @@ namespace detail {
 
 template <class Derived, class T, int N>
 struct PerThreadRefOps {
-  WAVEEMU_REF_BINARY(+)
-  WAVEEMU_REF_BINARY(-)
-  WAVEEMU_REF_BINARY(*)
-  WAVEEMU_REF_BINARY(/)
-  WAVEEMU_REF_BINARY(%)
-  WAVEEMU_REF_BINARY(&)
-  WAVEEMU_REF_BINARY(|)
-  WAVEEMU_REF_BINARY(^)
-  WAVEEMU_REF_BINARY(<<)
-  WAVEEMU_REF_BINARY(>>)
-  WAVEEMU_REF_BINARY(==)
-  WAVEEMU_REF_BINARY(!=)
-  WAVEEMU_REF_BINARY(<)
-  WAVEEMU_REF_BINARY(<=)
-  WAVEEMU_REF_BINARY(>)
-  WAVEEMU_REF_BINARY(>=)
+  WAVEEMU_REF_OPERATORS(WAVEEMU_REF_BINARY)
   friend auto operator-(const Derived& a) { return -a.Load(); }
   friend auto operator~(const Derived& a) { return ~a.Load(); }
 };
@@ -333,22 +322,7 @@ struct PerThreadRefOps {
 
 template <class Derived, class T>
 struct UniformRefOps {
-  WAVEEMU_UREF_BINARY(+)
-  WAVEEMU_UREF_BINARY(-)
-  WAVEEMU_UREF_BINARY(*)
-  WAVEEMU_UREF_BINARY(/)
-  WAVEEMU_UREF_BINARY(%)
-  WAVEEMU_UREF_BINARY(&)
-  WAVEEMU_UREF_BINARY(|)
-  WAVEEMU_UREF_BINARY(^)
-  WAVEEMU_UREF_BINARY(<<)
-  WAVEEMU_UREF_BINARY(>>)
-  WAVEEMU_UREF_BINARY(==)
-  WAVEEMU_UREF_BINARY(!=)
-  WAVEEMU_UREF_BINARY(<)
-  WAVEEMU_UREF_BINARY(<=)
-  WAVEEMU_UREF_BINARY(>)
-  WAVEEMU_UREF_BINARY(>=)
+  WAVEEMU_REF_OPERATORS(WAVEEMU_UREF_BINARY)
 };
 #undef WAVEEMU_UREF_BINARY
 
@@ -370,26 +344,12 @@ struct UniformRefOps {
 
 template <class Derived, class Value>
 struct VectorRefOps {
-  WAVEEMU_VREF_BINARY(+)
-  WAVEEMU_VREF_BINARY(-)
-  WAVEEMU_VREF_BINARY(*)
-  WAVEEMU_VREF_BINARY(/)
-  WAVEEMU_VREF_BINARY(%)
-  WAVEEMU_VREF_BINARY(&)
-  WAVEEMU_VREF_BINARY(|)
-  WAVEEMU_VREF_BINARY(^)
-  WAVEEMU_VREF_BINARY(<<)
-  WAVEEMU_VREF_BINARY(>>)
-  WAVEEMU_VREF_BINARY(==)
-  WAVEEMU_VREF_BINARY(!=)
-  WAVEEMU_VREF_BINARY(<)
-  WAVEEMU_VREF_BINARY(<=)
-  WAVEEMU_VREF_BINARY(>)
-  WAVEEMU_VREF_BINARY(>=)
+  WAVEEMU_REF_OPERATORS(WAVEEMU_VREF_BINARY)
   friend auto operator-(const Derived& a) { return -a.Load(); }
   friend auto operator~(const Derived& a) { return ~a.Load(); }
 };
 #undef WAVEEMU_VREF_BINARY
+#undef WAVEEMU_REF_OPERATORS
 
 struct NoOps {};
 
