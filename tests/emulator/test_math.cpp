@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -217,6 +218,23 @@ namespace {
 /// Same bits, or both NaN.
 bool SameFloat(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+}
+
+/// The bits of the half nearest x, ties to even, worked out in double arithmetic without the
+/// emulator's half type (which f32tof16 uses): the half grid's step at x is 2^(e - 10), e the
+/// exponent of x, at least -14 (subnormals); x / step is exact and nearbyint rounds it to even.
+/// NaN gives 0x7E00 | sign (callers compare NaNs as a class).
+uint16_t HalfBitsNearestEven(float x) {
+  const uint16_t sign = std::signbit(x) ? 0x8000u : 0u;
+  const double a = std::fabs(double(x));
+  if (std::isnan(x)) return uint16_t(sign | 0x7E00u);
+  if (a >= 65520.0) return uint16_t(sign | 0x7C00u);  // 65520 is halfway to 2^16: even is inf
+  if (a == 0.0) return sign;
+  const double step = std::ldexp(1.0, std::max(std::ilogb(a), -14) - 10);
+  const double r = std::nearbyint(a / step) * step;
+  if (r < std::ldexp(1.0, -14)) return uint16_t(sign | uint16_t(r / std::ldexp(1.0, -24)));
+  const int e = std::ilogb(r);
+  return uint16_t(sign | uint16_t((e + 15) << 10) | uint16_t(r / std::ldexp(1.0, e - 10) - 1024));
 }
 
 Uint<kN> ThreadIndex() {
@@ -479,6 +497,20 @@ TEST_CASE("f32tof16 rounds to nearest even into the low 16 bits; f16tof32 reads 
   CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -24))).lane(0) == 0x0001u);   // smallest denormal
   CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -25))).lane(0) == 0x0000u);   // tie with 0
   CHECK(f32tof16(Float<kN>(std::ldexp(3.0f, -25))).lane(0) == 0x0002u);   // tie 1|2: 2
+  // The test's own converter (the oracle of the masked sweep below) on the same worked cases.
+  CHECK(HalfBitsNearestEven(one) == 0x3C00u);
+  CHECK(HalfBitsNearestEven(-2.0f) == 0xC000u);
+  CHECK(HalfBitsNearestEven(-0.0f) == 0x8000u);
+  CHECK(HalfBitsNearestEven(65504.0f) == 0x7BFFu);
+  CHECK(HalfBitsNearestEven(65520.0f) == 0x7C00u);
+  CHECK(HalfBitsNearestEven(one + ulp / 2) == 0x3C00u);
+  CHECK(HalfBitsNearestEven(one + 3 * ulp / 2) == 0x3C02u);
+  CHECK(HalfBitsNearestEven(one + ulp / 2 + std::ldexp(1.0f, -20)) == 0x3C01u);
+  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -24)) == 0x0001u);
+  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -25)) == 0x0000u);
+  CHECK(HalfBitsNearestEven(std::ldexp(3.0f, -25)) == 0x0002u);
+  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -14)) == 0x0400u);  // smallest normal
+  CHECK(HalfBitsNearestEven(1.0f / 3.0f) == 0x3555u);  // 0x3555 = 0.333251953125, nearest
   const uint32_t nan16 = f32tof16(Float<kN>(std::bit_cast<float>(0x7FC0DEADu))).lane(0);
   CHECK((nan16 & 0x7C00u) == 0x7C00u);
   CHECK((nan16 & 0x03FFu) != 0u);
@@ -594,9 +626,16 @@ TEST_CASE("math functions under if_ write only the active threads") {
       INFO("wave ", wave, " thread ", i, " active ", on, " x=", xv);
       CHECK(SameFloat(r.lane(i), on ? std::nearbyint(xv) : -99.0f));
       CHECK(SameFloat(l.lane(i), on ? std::sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) : -99.0f));
-      CHECK(SameFloat(n.lane(i)[1], on ? V[1] * (1.0f / l.lane(i)) : -99.0f));
+      CHECK(SameFloat(n.lane(i)[1],
+                      on ? V[1] * (1.0f / std::sqrt(V[0] * V[0] + V[1] * V[1] + V[2] * V[2]))
+                         : -99.0f));
       CHECK(nan_mask.lane(i) == (on && std::isnan(xv)));
-      CHECK(h.lane(i) == (on ? uint32_t(half(xv).bits()) : 7u));
+      if (on && std::isnan(xv)) {
+        CHECK((h.lane(i) & 0x7C00u) == 0x7C00u);  // a NaN half: exponent all ones,
+        CHECK((h.lane(i) & 0x03FFu) != 0u);       // mantissa not zero
+      } else {
+        CHECK(h.lane(i) == (on ? uint32_t(HalfBitsNearestEven(xv)) : 7u));
+      }
       CHECK(SameFloat(s.lane(i), on ? std::sin(xv) : -99.0f));
       CHECK(SameFloat(c.lane(i), on ? std::cos(xv) : -99.0f));
     }

@@ -63,7 +63,7 @@ TEST_CASE("wave and quad intrinsics read a buffer or groupshared element argumen
       prefix = WavePrefixSum(gs[i]);
       max_u = WaveActiveMax(U[i]);
       bit_or = WaveActiveBitOr(gs[i]);
-      all_equal = WaveActiveAllEqual(gs[i] & 0u);
+      all_equal = WaveActiveAllEqual(gs[i] * (i / uint32_t(kW)));  // wave 0: all 0
       uniform_sum = WaveActiveSum<kN>(total);
       // An out-of-bounds index on the inactive threads only: the reference is read under the
       // mask, so nothing is counted.
@@ -84,12 +84,14 @@ TEST_CASE("wave and quad intrinsics read a buffer or groupshared element argumen
     float s = 0.0f;
     uint32_t mx = 0, orr = 0, pre = 0, n = 0;
     int lowest = -1;
+    bool all_same = true;
     for (int l = w0; l < w0 + kW; ++l) {
       if (!Active(l)) continue;
       if (lowest < 0) lowest = l;
       s += floats[l];
       mx = std::max(mx, words[l]);
       orr |= words[l];
+      all_same = all_same && words[l] * uint32_t(l / kW) == words[lowest] * uint32_t(lowest / kW);
       if (l < t) pre += words[l];
       ++n;
     }
@@ -100,7 +102,7 @@ TEST_CASE("wave and quad intrinsics read a buffer or groupshared element argumen
     CHECK(prefix_of_index_ref.lane(t) == pre);
     CHECK(max_u.lane(t) == mx);
     CHECK(bit_or.lane(t) == orr);
-    CHECK(all_equal.lane(t));
+    CHECK(all_equal.lane(t) == all_same);
     CHECK(uniform_sum.lane(t) == 3u * n);
   }
   CHECK(U.out_of_bounds_reads() == 0);
@@ -110,13 +112,14 @@ TEST_CASE("wave and quad intrinsics read a buffer or groupshared element argumen
 TEST_CASE("a vector element takes arithmetic, dot, any, all, lerp and clamp, read as its value") {
   std::vector<float4> colors(kN);
   for (int t = 0; t < kN; ++t)
-    colors[t] = float4{float(t), float(-t), 0.5f * float(t), float(t % 3)};
+    // w: zero on some threads; equal to the neighbour's (t ^ 1) on some pairs only.
+    colors[t] = float4{float(t), float(-t), 0.5f * float(t), t % 4 == 1 ? 0.0f : float(t / 4)};
   const RWStructuredBuffer<float4> C{std::span<float4>(colors)};
   const std::vector<float4> before = colors;
 
   Float4<kN> twice{}, sum{}, neg{}, minus_uniform{}, scaled{}, lerped{}, clamped{};
   Float<kN> d = 0.0f;
-  Bool<kN> any_w{false}, eq{false};
+  Bool<kN> any_w{false}, any_eq_neighbour{false};
   RunGroup<kN>(kW, [&] {
     const Uint<kN> i = ThreadIds();
     GroupShared<float4, kN> gs;
@@ -131,7 +134,7 @@ TEST_CASE("a vector element takes arithmetic, dot, any, all, lerp and clamp, rea
     lerped = lerp(one, C[i], 0.5f);  // a vector element among a vector and a scalar
     clamped = clamp(C[i], 0.0f, 1.0f);
     any_w = any(C[i] * Float4<kN>(0.0f, 0.0f, 0.0f, 1.0f));
-    eq = all(C[i] == gs[i]);
+    any_eq_neighbour = any(C[i] == gs[i ^ 1u]);  // a component equal to the neighbour's
     // Compound assignment through a vector element, masked.
     if_(i % 2u == 0u, [&] { C[i] += one; });
   });
@@ -152,8 +155,9 @@ TEST_CASE("a vector element takes arithmetic, dot, any, all, lerp and clamp, rea
       CHECK(clamped[k].lane(t) == std::min(std::max(cs[k], 0.0f), 1.0f));
     }
     CHECK(d.lane(t) == dd);
-    CHECK(any_w.lane(t) == (t % 3 != 0));
-    CHECK(eq.lane(t));
+    CHECK(any_w.lane(t) == (c.w != 0.0f));
+    const float4 o = before[t ^ 1];
+    CHECK(any_eq_neighbour.lane(t) == (c.x == o.x || c.y == o.y || c.z == o.z || c.w == o.w));
     const float4 now = colors[t];
     const float add = t % 2 == 0 ? 1.0f : 0.0f;
     CHECK(now.x == c.x + add);
