@@ -61,11 +61,29 @@ constexpr auto& ShortVectorComponent(E& e, int k) {
     return detail::ShortVectorComponent(*this, i);  \
   }
 
-struct uint3 {
-  uint32_t x = 0, y = 0, z = 0;
-  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(uint32_t, 3)
-  friend constexpr bool operator==(const uint3&, const uint3&) = default;
+// Uniform vectors: one value for the whole group (constants, SV_GroupID, buffer elements). Plain
+// aggregates, so float3{1, 2, 3} and buffers of them work as in HLSL; their arithmetic and math
+// are in vector.h and math.h.
+template <class T>
+struct UniformVector2 {
+  T x = 0, y = 0;
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 2)
+  friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
 };
+template <class T>
+struct UniformVector3 {
+  T x = 0, y = 0, z = 0;
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 3)
+  friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
+};
+template <class T>
+struct UniformVector4 {
+  T x = 0, y = 0, z = 0, w = 0;
+  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 4)
+  friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
+};
+
+using uint3 = UniformVector3<uint32_t>;
 
 /// Per-dispatch data every group of a dispatch shares: out-of-bounds counters and the
 /// diagnostic log.

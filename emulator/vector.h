@@ -21,27 +21,7 @@
 namespace waveemu {
 
 // ------------------------------------------------------------------------------------------------
-// Uniform vectors: one value for the whole group (constants, SV_GroupID, buffer elements). Plain
-// aggregates, so float3{1, 2, 3} and buffers of them work as in HLSL; uint3 lives in exec.h.
-
-template <class T>
-struct UniformVector2 {
-  T x = 0, y = 0;
-  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 2)
-  friend constexpr bool operator==(const UniformVector2&, const UniformVector2&) = default;
-};
-template <class T>
-struct UniformVector3 {
-  T x = 0, y = 0, z = 0;
-  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 3)
-  friend constexpr bool operator==(const UniformVector3&, const UniformVector3&) = default;
-};
-template <class T>
-struct UniformVector4 {
-  T x = 0, y = 0, z = 0, w = 0;
-  WAVEEMU_UNIFORM_VECTOR_SUBSCRIPT(T, 4)
-  friend constexpr bool operator==(const UniformVector4&, const UniformVector4&) = default;
-};
+// Uniform vectors (UniformVector2/3/4 and uint3 live in exec.h).
 
 using uint2 = UniformVector2<uint32_t>;
 using uint4 = UniformVector4<uint32_t>;
@@ -786,6 +766,134 @@ Vector<bool, C, N> operator!(const Vector<T, C, N>& a) {
   else
     return detail::BuildVector<bool, C, N>([&](int i) { return a[i] == LanesOf<T, N>(T(0)); });
 }
+
+// ------------------------------------------------------------------------------------------------
+// Uniform vectors as values: float3 L = LightDir * 2.0f, uint3 Base = GroupId * 64u. Each is
+// computed as one thread's Vector<T, C, 1>, so the per-thread rules (integer division by zero,
+// shift masking, NaN in min/max) hold for uniform values too. == and != stay C++'s whole-vector
+// comparisons (host code compares results with them); < <= > >= give a bool vector as in HLSL.
+
+namespace detail {
+
+/// The components of a uniform vector argument: kVectorComponents, and bool2/3/4 (results of
+/// comparisons and isnan, which are no buffer elements); 0 for anything else.
+template <class E>
+inline constexpr int kUniformArgComponents = kVectorComponents<E>;
+template <>
+inline constexpr int kUniformArgComponents<UniformVector2<bool>> = 2;
+template <>
+inline constexpr int kUniformArgComponents<UniformVector3<bool>> = 3;
+template <>
+inline constexpr int kUniformArgComponents<UniformVector4<bool>> = 4;
+
+template <class E>
+inline constexpr bool kIsUniformVectorArg = kUniformArgComponents<std::remove_cvref_t<E>> != 0;
+template <class... A>
+inline constexpr bool kAnyUniformVectorArg = (kIsUniformVectorArg<A> || ...);
+template <class E>
+using UniformComponentOf = typename VectorElementTraits<E>::component_type;
+
+/// A uniform vector broadcast to N threads.
+template <int N, class E>
+  requires kIsUniformVectorArg<E>
+auto BroadcastUniform(const E& e) {
+  using T = UniformComponentOf<E>;
+  constexpr int C = kUniformArgComponents<E>;
+  if constexpr (std::is_same_v<T, bool>)
+    return BuildVector<bool, C, N>([&](int i) { return Bool<N>(UniformComponentAt(e, i)); });
+  else
+    return Vector<T, C, N>(e);
+}
+
+/// A uniform argument as one thread's value: a uniform vector as Vector<T, C, 1>, a bool as
+/// Bool<1>; other arguments unchanged.
+template <class A>
+decltype(auto) OneThread(const A& a) {
+  if constexpr (kIsUniformVectorArg<A>) return BroadcastUniform<1>(a);
+  else if constexpr (std::is_same_v<A, bool>) return Bool<1>(a);
+  else return (a);
+}
+
+/// A one-thread result back as a uniform value.
+template <class T>
+T FromOneThread(const Lanes<T, 1>& r) {
+  return r.lane(0);
+}
+inline bool FromOneThread(const Bool<1>& r) { return r.lane(0); }
+template <class T, int C>
+UniformVector<T, C> FromOneThread(const Vector<T, C, 1>& r) {
+  UniformVector<T, C> u{};
+  for (int i = 0; i < C; ++i) UniformComponentAt(u, i) = FromOneThread(r[i]);
+  return u;
+}
+
+}  // namespace detail
+
+#define WAVEEMU_UNIFORM_VECTOR_BINARY(OP)                                                        \
+  template <class E, class B>                                                                    \
+    requires(detail::kIsUniformVectorArg<E> && (detail::kIsUniformVectorArg<B> || kIsScalar<B>)) \
+  auto operator OP(const E& a, const B& b) {                                                     \
+    return detail::FromOneThread(detail::OneThread(a) OP detail::OneThread(b));                  \
+  }                                                                                              \
+  template <class S, class E>                                                                    \
+    requires(kIsScalar<S> && detail::kIsUniformVectorArg<E>)                                     \
+  auto operator OP(S a, const E& b) {                                                            \
+    return detail::FromOneThread(a OP detail::OneThread(b));                                     \
+  }                                                                                              \
+  template <class E, class T, int N>                                                             \
+    requires detail::kIsUniformVectorArg<E>                                                      \
+  auto operator OP(const E& a, const Lanes<T, N>& b) {                                           \
+    return detail::BroadcastUniform<N>(a) OP b;                                                  \
+  }                                                                                              \
+  template <class T, int N, class E>                                                             \
+    requires detail::kIsUniformVectorArg<E>                                                      \
+  auto operator OP(const Lanes<T, N>& a, const E& b) {                                           \
+    return a OP detail::BroadcastUniform<N>(b);                                                  \
+  }
+
+WAVEEMU_UNIFORM_VECTOR_BINARY(+)
+WAVEEMU_UNIFORM_VECTOR_BINARY(-)
+WAVEEMU_UNIFORM_VECTOR_BINARY(*)
+WAVEEMU_UNIFORM_VECTOR_BINARY(/)
+WAVEEMU_UNIFORM_VECTOR_BINARY(%)
+WAVEEMU_UNIFORM_VECTOR_BINARY(&)
+WAVEEMU_UNIFORM_VECTOR_BINARY(|)
+WAVEEMU_UNIFORM_VECTOR_BINARY(^)
+WAVEEMU_UNIFORM_VECTOR_BINARY(<<)
+WAVEEMU_UNIFORM_VECTOR_BINARY(>>)
+WAVEEMU_UNIFORM_VECTOR_BINARY(<)
+WAVEEMU_UNIFORM_VECTOR_BINARY(<=)
+WAVEEMU_UNIFORM_VECTOR_BINARY(>)
+WAVEEMU_UNIFORM_VECTOR_BINARY(>=)
+#undef WAVEEMU_UNIFORM_VECTOR_BINARY
+
+#define WAVEEMU_UNIFORM_VECTOR_UNARY(OP)                         \
+  template <class E>                                             \
+    requires detail::kIsUniformVectorArg<E>                      \
+  auto operator OP(const E& a) {                                 \
+    return detail::FromOneThread(OP detail::OneThread(a));       \
+  }
+WAVEEMU_UNIFORM_VECTOR_UNARY(-)
+WAVEEMU_UNIFORM_VECTOR_UNARY(~)
+#undef WAVEEMU_UNIFORM_VECTOR_UNARY
+
+#define WAVEEMU_UNIFORM_VECTOR_ASSIGN(OP)                                                        \
+  template <class E, class B>                                                                    \
+    requires(detail::kIsUniformVectorArg<E> && (detail::kIsUniformVectorArg<B> || kIsScalar<B>)) \
+  E& operator OP##=(E& a, const B& b) {                                                          \
+    return a = a OP b;                                                                           \
+  }
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(+)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(-)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(*)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(/)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(%)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(&)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(|)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(^)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(<<)
+WAVEEMU_UNIFORM_VECTOR_ASSIGN(>>)
+#undef WAVEEMU_UNIFORM_VECTOR_ASSIGN
 
 // ------------------------------------------------------------------------------------------------
 // select, any, all, dot
