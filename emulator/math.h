@@ -25,6 +25,7 @@
 #include "emulator/lanes.h"
 #include "emulator/vector.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -38,6 +39,12 @@ namespace detail {
 
 template <class X>
 inline constexpr bool kIsVectorArg = requires { std::remove_cvref_t<X>::kComponents; };
+
+/// X can stand for an operand of type Lanes<T, N>: a per-thread scalar or a plain one (not a
+/// vector, not a buffer element, whose reference overloads read it first).
+template <class X, class T, int N>
+inline constexpr bool kBroadcastsTo =
+    std::is_constructible_v<Lanes<T, N>, const X&> && !HasLoad<X>;
 
 /// Component i of a vector argument, or the argument itself (a per-thread or plain scalar).
 template <class X>
@@ -99,11 +106,11 @@ T MaxScalar(T a, T b) {
   return a < b ? b : a;
 }
 
-/// The current group's choice for mad: fused only when a group runs and its profile fuses.
-template <int N>
-bool FuseMultiplyAdd() {
-  const GroupState<N>* s = GroupState<N>::Current();
-  return s && s->profile().fuse_multiply_add;
+/// The current group's choice for mad: fused only when a group runs and its profile fuses. Any
+/// group, whatever its width: a uniform mad computes as one thread of it.
+inline bool FuseMultiplyAdd() {
+  const GroupBase* g = GroupBase::Current();
+  return g && g->profile().fuse_multiply_add;
 }
 
 }  // namespace detail
@@ -162,7 +169,7 @@ Lanes<T, N> abs(const Lanes<T, N>& x) {
 // ------------------------------ clamp
 /// clamp(x, lo, hi) = min(max(x, lo), hi), as HLSL defines it.
 template <class T, int N, class Lo, class Hi>
-  requires(!detail::kAnyReference<Lo, Hi>)  // references: WAVEEMU_TAKES_REFERENCES below
+  requires(detail::kBroadcastsTo<Lo, T, N> && detail::kBroadcastsTo<Hi, T, N>)
 Lanes<T, N> clamp(const Lanes<T, N>& x, const Lo& lo, const Hi& hi) {
   return min(max(x, Lanes<T, N>(lo)), Lanes<T, N>(hi));
 }
@@ -186,7 +193,7 @@ Lanes<T, N> mad(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& c
     return a * b + c;
   } else {
     Lanes<T, N> r{NoInit{}};
-    const bool fused = detail::FuseMultiplyAdd<N>();
+    const bool fused = detail::FuseMultiplyAdd();
     if constexpr (std::is_same_v<T, half>) {
       // The product of two halves is exact in float; fused rounds a*b+c once (through double,
       // where a*b+c of halves rounds to the same half), unfused rounds the product to half first.
@@ -222,7 +229,7 @@ Lanes<T, N> mad(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& c
 }
 template <class T, int N, class B, class C>
   requires((!std::is_same_v<B, Lanes<T, N>> || !std::is_same_v<C, Lanes<T, N>>) &&
-           !detail::kAnyReference<B, C>)
+           detail::kBroadcastsTo<B, T, N> && detail::kBroadcastsTo<C, T, N>)
 Lanes<T, N> mad(const Lanes<T, N>& a, const B& b, const C& c) {
   return mad(a, Lanes<T, N>(b), Lanes<T, N>(c));
 }
@@ -349,7 +356,7 @@ Lanes<T, N> frac(const Lanes<T, N>& x) {
 // ------------------------------ lerp
 /// lerp(a, b, s) = a + s * (b - a), as DXC expands it (two roundings after the difference).
 template <class T, int N, class B, class S>
-  requires(!detail::kAnyReference<B, S>)
+  requires(detail::kBroadcastsTo<B, T, N> && detail::kBroadcastsTo<S, T, N>)
 Lanes<T, N> lerp(const Lanes<T, N>& a, const B& b, const S& s) {
   static_assert(kIsFloatLike<T>, "lerp takes half, float or double");
   const Lanes<T, N> prod = Lanes<T, N>(s) * (Lanes<T, N>(b) - a);
@@ -662,7 +669,7 @@ Lanes<float, N> f16tof32(const Lanes<T, N>& x) {
     return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], b[i]); });               \
   }                                                                                             \
   template <class T, int C, int N, class B>                                                     \
-    requires(!detail::kIsVectorArg<B> && !detail::HasLoad<B>)                                   \
+    requires(!detail::kIsVectorArg<B> && !detail::HasLoad<B> && !detail::kIsUniformVectorArg<B>) \
   Vector<T, C, N> NAME(const Vector<T, C, N>& a, const B& b) {                                  \
     if constexpr (kIsScalar<B>) {                                                               \
       return detail::BuildVector<T, C, N>([&](int i) { return NAME(a[i], b); });                \
@@ -672,7 +679,7 @@ Lanes<float, N> f16tof32(const Lanes<T, N>& x) {
     }                                                                                           \
   }                                                                                             \
   template <class T, int C, int N, class A>                                                     \
-    requires(!detail::kIsVectorArg<A> && !detail::HasLoad<A>)                                   \
+    requires(!detail::kIsVectorArg<A> && !detail::HasLoad<A> && !detail::kIsUniformVectorArg<A>) \
   Vector<T, C, N> NAME(const A& a, const Vector<T, C, N>& b) {                                  \
     const Lanes<T, N> al(a);                                                                    \
     return detail::BuildVector<T, C, N>([&](int i) { return NAME(al, b[i]); });                 \
@@ -742,7 +749,7 @@ WAVEEMU_MATH_UNARY(f16tof32)
 
 #define WAVEEMU_MATH_TERNARY(NAME)                                                            \
   template <class T, int C, int N, class B, class D>                                          \
-    requires(!detail::kAnyReference<B, D>)                                                    \
+    requires(!detail::kAnyReference<B, D> && !detail::kAnyUniformVectorArg<B, D>)             \
   Vector<T, C, N> NAME(const Vector<T, C, N>& a, const B& b, const D& d) {                    \
     return detail::BuildVector<T, C, N>([&](int i) {                                          \
       return NAME(a[i], Lanes<T, N>(detail::ComponentOf(b, i)),                               \
@@ -792,7 +799,7 @@ using MixedResult = std::conditional_t<
 /// (smoothstep(0.0f, 1.0f, v)): scalars are broadcast, vectors go component by component.
 template <class A, class B, class X>
   requires((detail::PerThreadValue<A> || detail::PerThreadValue<B> || detail::PerThreadValue<X>) &&
-           !detail::kAnyReference<A, B, X>)
+           !detail::kAnyReference<A, B, X> && !detail::kAnyUniformVectorArg<A, B, X>)
 auto smoothstep(const A& a, const B& b, const X& x) {
   using P = detail::MixedResult<A, B, X>;
   using T = typename P::value_type;
@@ -877,6 +884,7 @@ Vector<T, C, N> reflect(const Vector<T, C, N>& i, const Vector<T, C, N>& n) {
 /// t >= 0 ? i*eta - (eta*d + sqrt(t)) * n : 0 (translateRefract). eta is a per-thread or plain
 /// scalar.
 template <class T, int C, int N, class E>
+  requires detail::kBroadcastsTo<E, T, N>
 Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, const E& eta_arg) {
   WAVEEMU_FLOAT_LIKE("refract", T);
   const Lanes<T, N> eta(eta_arg), one(T(1));
@@ -898,25 +906,27 @@ Vector<T, C, N> faceforward(const Vector<T, C, N>& n, const Vector<T, C, N>& i,
 // ------------------------------------------------------------------------------------------------
 // Uniform (plain scalar) forms, for values that are the same on every thread.
 
+// min, max, clamp and saturate compute through a one-thread Lanes<T, 1> like the forms below, so
+// that a signed-zero tie comes out as it does per thread.
 template <class T>
   requires kIsScalar<T>
 T min(T a, T b) {
-  return detail::MinScalar(a, b);
+  return min(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);
 }
 template <class T>
   requires kIsScalar<T>
 T max(T a, T b) {
-  return detail::MaxScalar(a, b);
+  return max(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);
 }
 template <class T>
   requires kIsScalar<T>
 T clamp(T x, T lo, T hi) {
-  return detail::MinScalar(detail::MaxScalar(x, lo), hi);
+  return clamp(Lanes<T, 1>(x), lo, hi).lane(0);
 }
 template <class T>
   requires kIsFloatLike<T>
 T saturate(T x) {
-  return detail::MinScalar(detail::MaxScalar(x, T(0)), T(1));
+  return saturate(Lanes<T, 1>(x)).lane(0);
 }
 inline uint32_t asuint(float x) { return std::bit_cast<uint32_t>(x); }
 inline uint32_t asuint(int32_t x) { return uint32_t(x); }
@@ -1006,6 +1016,28 @@ template <class T>
 T smoothstep(T a, T b, T x) {
   return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
 }
+// Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula),
+// the float forms (and lerp's double one) are also plain functions. Code that sees both (a
+// kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h> declares
+// ::round(float) and friends) then gets an ambiguous call, a compile error, instead of the C
+// library's result in silence; inside namespace waveemu these are found first.
+#define WAVEEMU_MATH_NOT_CMATH_UNARY(NAME) \
+  inline float NAME(float x) { return NAME<float>(x); }
+#define WAVEEMU_MATH_NOT_CMATH_BINARY(NAME) \
+  inline float NAME(float x, float y) { return NAME<float>(x, y); }
+WAVEEMU_MATH_NOT_CMATH_UNARY(round)
+WAVEEMU_MATH_NOT_CMATH_UNARY(exp)
+WAVEEMU_MATH_NOT_CMATH_UNARY(log)
+WAVEEMU_MATH_NOT_CMATH_UNARY(log10)
+WAVEEMU_MATH_NOT_CMATH_BINARY(fmod)
+WAVEEMU_MATH_NOT_CMATH_BINARY(pow)
+WAVEEMU_MATH_NOT_CMATH_BINARY(atan2)
+WAVEEMU_MATH_NOT_CMATH_BINARY(ldexp)
+inline float lerp(float a, float b, float s) { return lerp<float>(a, b, s); }
+inline double lerp(double a, double b, double s) { return lerp<double>(a, b, s); }
+#undef WAVEEMU_MATH_NOT_CMATH_BINARY
+#undef WAVEEMU_MATH_NOT_CMATH_UNARY
+
 template <class T>
   requires kIsScalar<T>
 void sincos(T x, T& s, T& c) {
@@ -1013,7 +1045,203 @@ void sincos(T x, T& s, T& c) {
   c = cos(x);
 }
 
+template <class T>
+  requires kIsScalar<T>
+T mad(T a, T b, T c) {
+  // Fused or not as the running group's profile says, like a per-thread mad.
+  return mad(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(c)).lane(0);
+}
+/// select(cond, a, b) on uniform scalars: a where cond, else b (both are evaluated, as in HLSL).
+template <class T>
+  requires kIsScalar<T>
+T select(bool cond, T a, T b) {
+  return cond ? a : b;
+}
+template <class T>
+  requires kIsScalar<T>
+bool any(T x) {
+  return x != T(0);
+}
+template <class T>
+  requires kIsScalar<T>
+bool all(T x) {
+  return x != T(0);
+}
+
 #undef WAVEEMU_FLOAT_LIKE
+
+// ------------------------------------------------------------------------------------------------
+// Uniform vectors as arguments (normalize(LightDir), clamp(Color, 0.0f, 1.0f)), and calls that
+// mix uniform and per-thread values (lerp(0.0f, 1.0f, t), dot(Normal, LightDir)).
+//
+// An all-uniform call runs as one thread (Vector<T, C, 1>) and gives a uniform result; a mixed
+// call broadcasts its uniform arguments to the per-thread type first. Both then take the
+// per-thread path, so a value computes to the same bits whether it is uniform or per-thread.
+
+namespace detail {
+
+/// The element type a mixed call broadcasts its plain scalars to: that of the first per-thread
+/// argument that is not a bool (select's condition is one).
+template <class First, class... Rest>
+constexpr auto MixedScalarTag() {
+  if constexpr (PerThreadValue<First>) {
+    using P = decltype(PerThreadTypeOf(std::declval<const First&>()));
+    if constexpr (!std::is_same_v<typename P::value_type, bool>)
+      return std::type_identity<P>{};
+    else if constexpr (sizeof...(Rest) > 0) return MixedScalarTag<Rest...>();
+    else return std::type_identity<void>{};
+  } else if constexpr (sizeof...(Rest) > 0) {
+    return MixedScalarTag<Rest...>();
+  } else {
+    return std::type_identity<void>{};
+  }
+}
+
+template <class A>
+constexpr int ThreadsOfArg() {
+  if constexpr (PerThreadValue<A>)
+    return decltype(PerThreadTypeOf(std::declval<const A&>()))::kSize;
+  else if constexpr (requires { A::kSize; }) return A::kSize;  // Bool<N>
+  else return 0;
+}
+template <class... A>
+inline constexpr int kThreadsOfCall = std::max({ThreadsOfArg<A>()...});
+
+template <class A>
+constexpr int ComponentsOfArg() {
+  if constexpr (kIsUniformVectorArg<A>) {
+    return kUniformArgComponents<A>;
+  } else if constexpr (PerThreadValue<A>) {
+    using P = decltype(PerThreadTypeOf(std::declval<const A&>()));
+    if constexpr (kIsVectorArg<P>) return P::kComponents;
+    else return 0;
+  } else {
+    return 0;
+  }
+}
+/// The vector width of a call: its first vector argument's components; 0 when it has none.
+template <class... A>
+inline constexpr int kComponentsOfCall = std::max({ComponentsOfArg<A>()...});
+
+/// A call that mixes uniform and per-thread arguments in a way the per-thread overloads do not
+/// all take: a uniform vector, a plain scalar or bool among per-thread values, or a scalar first
+/// argument with vectors after it (clamp(x, Lo3, 1.0f) is a vector clamp in HLSL). Where a
+/// per-thread overload takes the call too (min(2.0f, x)), that overload is more specialised and
+/// wins.
+template <class First, class... Rest>
+inline constexpr bool kMixedCall =
+    (kThreadsOfCall<First, Rest...> > 0) && !kAnyReference<First, Rest...> &&
+    (kAnyUniformVectorArg<First, Rest...> || kIsScalar<First> || (kIsScalar<Rest> || ...) ||
+     (ComponentsOfArg<First>() == 0 && kComponentsOfCall<Rest...> > 0));
+
+/// An argument of a mixed call as N threads see it: a uniform vector broadcast to
+/// Vector<T, C, N>, a plain scalar to Lanes<S, N>, a bool to Bool<N>; per-thread values as they
+/// are.
+template <class S, int N, class A>
+decltype(auto) PerThreadArg(const A& a) {
+  if constexpr (kIsUniformVectorArg<A>) return BroadcastUniform<N>(a);
+  else if constexpr (std::is_same_v<A, bool>) return Bool<N>(a);
+  else if constexpr (kIsScalar<A>) return Lanes<S, N>(a);
+  else return (a);
+}
+
+/// The first argument of a mixed call, which decides HLSL's result shape: as PerThreadArg, and a
+/// scalar (plain or per-thread) broadcast to Vector<S, C, N> when the call has C-vectors.
+template <class S, int N, int C, class A>
+decltype(auto) FirstPerThreadArg(const A& a) {
+  if constexpr (C > 0 && ComponentsOfArg<A>() == 0 && !std::is_same_v<A, bool> &&
+                !std::is_same_v<A, Bool<N>>)
+    return Vector<S, C, N>(Lanes<S, N>(a));
+  else return PerThreadArg<S, N>(a);
+}
+
+}  // namespace detail
+
+#define WAVEEMU_UNIFORM_VECTOR_FORM(NAME)                                                       \
+  template <class... A>                                                                         \
+    requires(detail::kAnyUniformVectorArg<A...> && detail::kThreadsOfCall<A...> == 0)           \
+  auto NAME(const A&... a)->decltype(detail::FromOneThread(NAME(detail::OneThread(a)...))) {    \
+    return detail::FromOneThread(NAME(detail::OneThread(a)...));                                \
+  }
+#define WAVEEMU_MIXED_FORM(NAME)                                                                \
+  template <class First, class... A>                                                            \
+    requires detail::kMixedCall<First, A...>                                                    \
+  auto NAME(const First& first, const A&... a) {                                                \
+    using S = typename decltype(detail::MixedScalarTag<First, A...>())::type::value_type;       \
+    constexpr int N = detail::kThreadsOfCall<First, A...>;                                      \
+    return NAME(detail::FirstPerThreadArg<S, N, detail::kComponentsOfCall<First, A...>>(first), \
+                detail::PerThreadArg<S, N>(a)...);                                              \
+  }
+#define WAVEEMU_UNIFORM_AND_MIXED_FORMS(NAME) \
+  WAVEEMU_UNIFORM_VECTOR_FORM(NAME)           \
+  WAVEEMU_MIXED_FORM(NAME)
+
+// One argument: a uniform vector is the only new case.
+WAVEEMU_UNIFORM_VECTOR_FORM(abs)
+WAVEEMU_UNIFORM_VECTOR_FORM(saturate)
+WAVEEMU_UNIFORM_VECTOR_FORM(asuint)
+WAVEEMU_UNIFORM_VECTOR_FORM(asint)
+WAVEEMU_UNIFORM_VECTOR_FORM(asfloat)
+WAVEEMU_UNIFORM_VECTOR_FORM(countbits)
+WAVEEMU_UNIFORM_VECTOR_FORM(firstbitlow)
+WAVEEMU_UNIFORM_VECTOR_FORM(firstbithigh)
+WAVEEMU_UNIFORM_VECTOR_FORM(reversebits)
+WAVEEMU_UNIFORM_VECTOR_FORM(sqrt)
+WAVEEMU_UNIFORM_VECTOR_FORM(floor)
+WAVEEMU_UNIFORM_VECTOR_FORM(ceil)
+WAVEEMU_UNIFORM_VECTOR_FORM(frac)
+WAVEEMU_UNIFORM_VECTOR_FORM(sign)
+WAVEEMU_UNIFORM_VECTOR_FORM(isnan)
+WAVEEMU_UNIFORM_VECTOR_FORM(isinf)
+WAVEEMU_UNIFORM_VECTOR_FORM(isfinite)
+WAVEEMU_UNIFORM_VECTOR_FORM(round)
+WAVEEMU_UNIFORM_VECTOR_FORM(trunc)
+WAVEEMU_UNIFORM_VECTOR_FORM(rcp)
+WAVEEMU_UNIFORM_VECTOR_FORM(rsqrt)
+WAVEEMU_UNIFORM_VECTOR_FORM(exp2)
+WAVEEMU_UNIFORM_VECTOR_FORM(log2)
+WAVEEMU_UNIFORM_VECTOR_FORM(exp)
+WAVEEMU_UNIFORM_VECTOR_FORM(log)
+WAVEEMU_UNIFORM_VECTOR_FORM(log10)
+WAVEEMU_UNIFORM_VECTOR_FORM(degrees)
+WAVEEMU_UNIFORM_VECTOR_FORM(radians)
+WAVEEMU_UNIFORM_VECTOR_FORM(sin)
+WAVEEMU_UNIFORM_VECTOR_FORM(cos)
+WAVEEMU_UNIFORM_VECTOR_FORM(tan)
+WAVEEMU_UNIFORM_VECTOR_FORM(asin)
+WAVEEMU_UNIFORM_VECTOR_FORM(acos)
+WAVEEMU_UNIFORM_VECTOR_FORM(atan)
+WAVEEMU_UNIFORM_VECTOR_FORM(sinh)
+WAVEEMU_UNIFORM_VECTOR_FORM(cosh)
+WAVEEMU_UNIFORM_VECTOR_FORM(tanh)
+WAVEEMU_UNIFORM_VECTOR_FORM(f32tof16)
+WAVEEMU_UNIFORM_VECTOR_FORM(f16tof32)
+WAVEEMU_UNIFORM_VECTOR_FORM(length)
+WAVEEMU_UNIFORM_VECTOR_FORM(normalize)
+WAVEEMU_UNIFORM_VECTOR_FORM(any)
+WAVEEMU_UNIFORM_VECTOR_FORM(all)
+// Several arguments: uniform vectors, and mixes with per-thread values.
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(min)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(max)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(clamp)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(mad)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(lerp)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(fmod)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(step)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(atan2)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(ldexp)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(pow)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(smoothstep)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(dot)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(cross)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(distance)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(reflect)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(refract)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(faceforward)
+WAVEEMU_UNIFORM_AND_MIXED_FORMS(select)
+#undef WAVEEMU_UNIFORM_AND_MIXED_FORMS
+#undef WAVEEMU_MIXED_FORM
+#undef WAVEEMU_UNIFORM_VECTOR_FORM
 
 // ------------------------------------------------------------------------------------------------
 // Buffer and groupshared elements as arguments (max(Data[i], 0.0f), length(Normals[i])): each
