@@ -1,7 +1,7 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
-// probe_special.hlsl and probe_float_equality.hlsl (DESIGN §3), statement for statement. Their
-// expected bits are recorded per device under tests/golden/; tests/oracle/test_golden.cpp replays
-// them on the emulator.
+// probe_special.hlsl, probe_float_equality.hlsl and probe_minmax.hlsl (DESIGN §3), statement for
+// statement. Their expected bits are recorded per device under tests/golden/;
+// tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
 #include "intrinsics/intrinsics.h"
@@ -104,6 +104,36 @@ struct ProbeFloatEquality {
   }
 };
 
+// ------------------------------ probe_minmax.hlsl
+struct ProbeMinMax {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& tid) const { return asfloat(In[region * 64u + tid]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid);
+    Out[0u * 64u + tid] = asuint(min(a, b));
+    Out[1u * 64u + tid] = asuint(max(a, b));
+    Out[2u * 64u + tid] = asuint(saturate(a));
+    Out[3u * 64u + tid] = asuint(clamp(a, 0.0f, 1.0f));
+    Out[4u * 64u + tid] = asuint(clamp(a, -1.0f, 1.0f));
+    Out[5u * 64u + tid] = asuint(clamp(a, -0.0f, 0.0f));
+    Out[6u * 64u + tid] = asuint(min(a, 0.0f));
+    Out[7u * 64u + tid] = asuint(min(a, -0.0f));
+    Out[8u * 64u + tid] = asuint(max(a, 0.0f));
+    Out[9u * 64u + tid] = asuint(max(a, -0.0f));
+    Float<N> m = select(isnan(b), 1.0f, abs(b));
+    Out[10u * 64u + tid] = asuint(clamp(a, -m, m));
+    Out[11u * 64u + tid] = asuint(min(max(a, 0.0f), 1.0f));
+    Out[12u * 64u + tid] = asuint(max(min(a, 1.0f), 0.0f));
+  }
+};
+
 }  // namespace
 
 void RegisterProbePorts(std::vector<Port>& ports) {
@@ -122,6 +152,12 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(MakePort<ProbeFloatEquality>(
       "probe_float_equality.hlsl", "main", "tests/pipelines/ports/probes.cpp",
       [](PortContext& ctx, ProbeFloatEquality& k) {
+        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
+        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
+      }));
+  ports.push_back(MakePort<ProbeMinMax>(
+      "probe_minmax.hlsl", "main", "tests/pipelines/ports/probes.cpp",
+      [](PortContext& ctx, ProbeMinMax& k) {
         k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
         k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
       }));
