@@ -88,14 +88,15 @@ Lanes<R, N> MapScalar(const Lanes<T, N>& a, F f) {
 template <class T>
 using Wide = std::conditional_t<std::is_same_v<T, half>, float, T>;
 
-// Scalar rules, shared by the uniform overloads and the half lanes.
+// Scalar rules for the lanes Highway does not compute (half). A +0/-0 tie gives the second
+// operand, as x86 minps/maxps do for the other types (and lavapipe, probe_minmax).
 template <class T>
 T MinScalar(T a, T b) {
   if constexpr (kIsFloatLike<T>) {
     if (std::isnan(Wide<T>(a))) return b;  // NaN-ignoring (D3D min / IEEE minNum)
     if (std::isnan(Wide<T>(b))) return a;
   }
-  return b < a ? b : a;
+  return a < b ? a : b;
 }
 template <class T>
 T MaxScalar(T a, T b) {
@@ -103,7 +104,7 @@ T MaxScalar(T a, T b) {
     if (std::isnan(Wide<T>(a))) return b;
     if (std::isnan(Wide<T>(b))) return a;
   }
-  return a < b ? b : a;
+  return b < a ? a : b;
 }
 
 /// The current group's choice for mad: fused only when a group runs and its profile fuses. Any
@@ -906,27 +907,10 @@ Vector<T, C, N> faceforward(const Vector<T, C, N>& n, const Vector<T, C, N>& i,
 // ------------------------------------------------------------------------------------------------
 // Uniform (plain scalar) forms, for values that are the same on every thread.
 
-// min, max, clamp and saturate compute through a one-thread Lanes<T, 1> like the forms below, so
-// that a signed-zero tie comes out as it does per thread.
-template <class T>
-  requires kIsScalar<T>
-T min(T a, T b) {
-  return min(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);
-}
-template <class T>
-  requires kIsScalar<T>
-T max(T a, T b) {
-  return max(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);
-}
 template <class T>
   requires kIsScalar<T>
 T clamp(T x, T lo, T hi) {
   return clamp(Lanes<T, 1>(x), lo, hi).lane(0);
-}
-template <class T>
-  requires kIsFloatLike<T>
-T saturate(T x) {
-  return saturate(Lanes<T, 1>(x)).lane(0);
 }
 inline uint32_t asuint(float x) { return std::bit_cast<uint32_t>(x); }
 inline uint32_t asuint(int32_t x) { return uint32_t(x); }
@@ -956,6 +940,7 @@ inline uint32_t firstbithigh(int32_t x) { return firstbithigh(uint32_t(x < 0 ? ~
     return NAME(Lanes<T, 1>(x)).lane(0);        \
   }
 WAVEEMU_MATH_UNIFORM_UNARY(abs)
+WAVEEMU_MATH_UNIFORM_UNARY(saturate)
 WAVEEMU_MATH_UNIFORM_UNARY(sqrt)
 WAVEEMU_MATH_UNIFORM_UNARY(floor)
 WAVEEMU_MATH_UNIFORM_UNARY(ceil)
@@ -995,6 +980,8 @@ inline float f16tof32(uint32_t x) { return f16tof32(Lanes<uint32_t, 1>(x)).lane(
   T NAME(T a, T b) {                                       \
     return NAME(Lanes<T, 1>(a), Lanes<T, 1>(b)).lane(0);   \
   }
+WAVEEMU_MATH_UNIFORM_BINARY(min)
+WAVEEMU_MATH_UNIFORM_BINARY(max)
 WAVEEMU_MATH_UNIFORM_BINARY(fmod)
 WAVEEMU_MATH_UNIFORM_BINARY(step)
 WAVEEMU_MATH_UNIFORM_BINARY(atan2)

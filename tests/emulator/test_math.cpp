@@ -64,6 +64,35 @@ TEST_CASE("min and max ignore a NaN operand and otherwise pick the smaller or la
   CHECK(m.lane(0) == std::array<float, 3>{0.0f, -2.0f, 0.0f});
 }
 
+TEST_CASE("a +0/-0 tie in min and max gives the second operand, for every float type") {
+  // lavapipe's rule (tests/golden/lavapipe/probe_minmax): x86 minps/maxps return the second
+  // operand when the two compare equal. Half lanes take the scalar path, float and double SIMD.
+  const uint32_t pz = 0x00000000u, nz = 0x80000000u;
+  auto bits = [](float x) { return std::bit_cast<uint32_t>(x); };
+  const Float<kN> fp(0.0f), fn(-0.0f);
+  CHECK(bits(min(fp, fn).lane(0)) == nz);
+  CHECK(bits(min(fn, fp).lane(0)) == pz);
+  CHECK(bits(max(fp, fn).lane(0)) == nz);
+  CHECK(bits(max(fn, fp).lane(0)) == pz);
+  CHECK(bits(saturate(fn).lane(0)) == pz);  // max(-0, +0) is +0
+  const Double<kN> dp(0.0), dn(-0.0);
+  CHECK(std::signbit(min(dp, dn).lane(1)));
+  CHECK(!std::signbit(min(dn, dp).lane(1)));
+  CHECK(std::signbit(max(dp, dn).lane(1)));
+  CHECK(!std::signbit(max(dn, dp).lane(1)));
+  const Half<kN> hp(half::FromBits(0x0000)), hn(half::FromBits(0x8000));
+  CHECK(min(hp, hn).lane(2).bits() == 0x8000);
+  CHECK(min(hn, hp).lane(2).bits() == 0x0000);
+  CHECK(max(hp, hn).lane(2).bits() == 0x8000);
+  CHECK(max(hn, hp).lane(2).bits() == 0x0000);
+  CHECK(saturate(hn).lane(2).bits() == 0x0000);
+  // Uniform scalars follow the same rule.
+  CHECK(bits(waveemu::min(0.0f, -0.0f)) == nz);
+  CHECK(bits(waveemu::max(-0.0f, 0.0f)) == pz);
+  CHECK(bits(waveemu::saturate(-0.0f)) == pz);
+  CHECK(waveemu::min(half::FromBits(0x0000), half::FromBits(0x8000)).bits() == 0x8000);
+}
+
 TEST_CASE("abs, clamp and saturate follow HLSL") {
   CHECK(abs(Int<kN>(-7)).lane(0) == 7);
   CHECK(abs(Int<kN>(std::numeric_limits<int32_t>::min())).lane(0) ==
