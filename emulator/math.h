@@ -114,40 +114,83 @@ inline bool FuseMultiplyAdd() {
   return g && g->profile().fuse_multiply_add;
 }
 
+/// What per-thread float min and max do where devices differ (probe_minmax), read from the
+/// running group's profile; outside a group, the defaults (lavapipe's rules).
+struct FloatMinMaxPolicy {
+  bool flush_denormals = false;      // min_max_denormals == kFlushToZero
+  bool negative_zero_below = false;  // min_max_zero_tie == kNegativeZeroBelow
+  bool canonical_nan = false;        // nan_result == kCanonical: two NaNs give 0x7fffffff
+
+  static FloatMinMaxPolicy Current() {
+    const GroupBase* g = GroupBase::Current();
+    if (!g) return {};
+    const DeviceProfile& p = g->profile();
+    return {p.min_max_denormals == DenormMode::kFlushToZero,
+            p.min_max_zero_tie == ZeroTie::kNegativeZeroBelow,
+            p.nan_result == NanResult::kCanonical};
+  }
+};
+
+/// min (kMax false) or max of float vectors under `p`. x86's minps/maxps return the second
+/// operand when the two compare equal (a +0/-0 pair) or either is NaN; the NaN cases are then
+/// chosen explicitly.
+template <bool kMax, class D, class V>
+V FloatMinMax(D d, V x, V y, const FloatMinMaxPolicy& p) {
+  if (p.flush_denormals) {  // a denormal becomes a zero of its sign; NaN compares false
+    const auto smallest_normal = hn::Set(d, std::numeric_limits<float>::min());
+    x = hn::IfThenElse(hn::Lt(hn::Abs(x), smallest_normal), hn::And(x, hn::SignBit(d)), x);
+    y = hn::IfThenElse(hn::Lt(hn::Abs(y), smallest_normal), hn::And(y, hn::SignBit(d)), y);
+  }
+  V m = kMax ? hn::Max(x, y) : hn::Min(x, y);
+  if (p.negative_zero_below)  // equal floats have equal bits but for +0/-0: OR gives -0, AND +0
+    m = hn::IfThenElse(hn::Eq(x, y), kMax ? hn::And(x, y) : hn::Or(x, y), m);
+  const auto x_nan = hn::IsNaN(x), y_nan = hn::IsNaN(y);
+  V r = hn::IfThenElse(x_nan, y, hn::IfThenElse(y_nan, x, m));
+  if (p.canonical_nan) {
+    const hn::RebindToUnsigned<D> du;
+    r = hn::IfThenElse(hn::And(x_nan, y_nan), hn::BitCast(d, hn::Set(du, 0x7fffffffu)), r);
+  }
+  return r;
+}
+
+template <bool kMax, class T, int N>
+Lanes<T, N> MinOrMax(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  if constexpr (std::is_same_v<T, float>) {
+    const FloatMinMaxPolicy policy = FloatMinMaxPolicy::Current();
+    return Zip(
+        a, b, [&](auto d, auto x, auto y) { return FloatMinMax<kMax>(d, x, y, policy); },
+        [](T, T) { return T(); });
+  } else {
+    return Zip(
+        a, b,
+        [](auto, auto x, auto y) {
+          if constexpr (std::is_floating_point_v<T>) {  // double
+            const auto m = kMax ? hn::Max(x, y) : hn::Min(x, y);
+            return hn::IfThenElse(hn::IsNaN(x), y, hn::IfThenElse(hn::IsNaN(y), x, m));
+          } else {
+            return kMax ? hn::Max(x, y) : hn::Min(x, y);
+          }
+        },
+        [](T x, T y) { return kMax ? MaxScalar(x, y) : MinScalar(x, y); });
+  }
+}
+
 }  // namespace detail
 
 // ------------------------------ min
 /// min(a, b); for floats a NaN operand is ignored (both NaN: NaN), as D3D and DXIL FMin define.
+/// On float, the running group's profile decides the +0/-0 tie, denormal operands and the NaN of
+/// two NaNs (FloatMinMaxPolicy).
 template <class T, int N>
 Lanes<T, N> min(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(
-      a, b,
-      [](auto, auto x, auto y) {
-        if constexpr (std::is_floating_point_v<T>) {
-          const auto m = hn::Min(x, y);
-          return hn::IfThenElse(hn::IsNaN(x), y, hn::IfThenElse(hn::IsNaN(y), x, m));
-        } else {
-          return hn::Min(x, y);
-        }
-      },
-      [](T x, T y) { return detail::MinScalar(x, y); });
+  return detail::MinOrMax<false>(a, b);
 }
 
 // ------------------------------ max
-/// max(a, b); NaN-ignoring for floats like min.
+/// max(a, b); NaN-ignoring for floats like min, under the same policies.
 template <class T, int N>
 Lanes<T, N> max(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(
-      a, b,
-      [](auto, auto x, auto y) {
-        if constexpr (std::is_floating_point_v<T>) {
-          const auto m = hn::Max(x, y);
-          return hn::IfThenElse(hn::IsNaN(x), y, hn::IfThenElse(hn::IsNaN(y), x, m));
-        } else {
-          return hn::Max(x, y);
-        }
-      },
-      [](T x, T y) { return detail::MaxScalar(x, y); });
+  return detail::MinOrMax<true>(a, b);
 }
 
 // ------------------------------ abs

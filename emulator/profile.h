@@ -33,10 +33,21 @@ enum class ScanOrder {
                            // gets element i-1 (NVIDIA, docs/nvidia_float_order.md)
 };
 
-/// Float denormals as inputs and results of wave reductions and scans.
+/// Float denormals: kept, or replaced by a zero of the same sign (as inputs and results of wave
+/// reductions and scans: `wave_denormals`; as operands of per-thread min and max:
+/// `min_max_denormals`).
 enum class DenormMode { kPreserve, kFlushToZero };
 
-/// Bit pattern of a NaN produced by a wave reduction or scan.
+/// What per-thread float min and max (and clamp and saturate, built on them) return when the two
+/// operands compare equal as +0 and -0 (probe_minmax).
+enum class ZeroTie {
+  kSecondOperand,     // the second operand: min(+0, -0) == -0, min(-0, +0) == +0 (x86
+                      // minps/maxps; lavapipe)
+  kNegativeZeroBelow, // -0 orders below +0: min gives -0 and max +0 in either order (the H100)
+};
+
+/// Bit pattern of a NaN produced by a wave reduction or scan, and of per-thread float min and max
+/// when both operands are NaN.
 enum class NanResult {
   kPropagate,  // whatever the IEEE operation gives (x86: first NaN operand, quieted)
   kCanonical,  // 0x7fffffff (float), 0x7fffffffffffffff (double)
@@ -145,6 +156,10 @@ struct DeviceProfile {
   SignedDivision signed_division = SignedDivision::kPoison;
   SwitchDefaultGrouping switch_default = SwitchDefaultGrouping::kPerTarget;
   bool fuse_multiply_add = false;  // whether mad() contracts a*b+c into one rounding
+  // Per-thread min/max, clamp and saturate on float (half and double always take the defaults;
+  // nothing measured them). Two NaN operands give nan_result's NaN.
+  ZeroTie min_max_zero_tie = ZeroTie::kSecondOperand;
+  DenormMode min_max_denormals = DenormMode::kPreserve;
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
   SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
@@ -201,6 +216,10 @@ inline DeviceProfile NvidiaProfile() {
   p.signed_division = SignedDivision::kAllOnes;
   p.switch_default = SwitchDefaultGrouping::kPerValue;
   p.fuse_multiply_add = true;
+  // Run 8 (probe_minmax): min and max flush denormal operands and order -0 below +0; two NaNs
+  // give 0x7fffffff (nan_result).
+  p.min_max_zero_tie = ZeroTie::kNegativeZeroBelow;
+  p.min_max_denormals = DenormMode::kFlushToZero;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8

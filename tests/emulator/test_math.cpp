@@ -93,6 +93,88 @@ TEST_CASE("a +0/-0 tie in min and max gives the second operand, for every float 
   CHECK(waveemu::min(half::FromBits(0x0000), half::FromBits(0x8000)).bits() == 0x8000);
 }
 
+namespace {
+// The H100's min/max on one pair of floats, spelled out case by case from its recorded bits
+// (docs/gpu_runs/2026-11-23-h100-run7/results.md; run 8 recorded tests/golden/nvidia/probe_minmax).
+uint32_t H100MinMaxBits(bool is_max, float a, float b) {
+  const auto flushed = [](float v) {
+    return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v;
+  };
+  a = flushed(a);
+  b = flushed(b);
+  if (std::isnan(a) && std::isnan(b)) return 0x7fffffffu;
+  if (std::isnan(a)) return std::bit_cast<uint32_t>(b);
+  if (std::isnan(b)) return std::bit_cast<uint32_t>(a);
+  if (a == 0.0f && b == 0.0f) {  // -0 below +0
+    const bool negative = is_max ? std::signbit(a) && std::signbit(b)
+                                 : std::signbit(a) || std::signbit(b);
+    return negative ? 0x80000000u : 0u;
+  }
+  return std::bit_cast<uint32_t>(is_max ? (a < b ? b : a) : (b < a ? b : a));
+}
+}  // namespace
+
+TEST_CASE("the nvidia profile's float min and max flush denormals, put -0 below +0 and give 0x7fffffff for two NaNs") {
+  const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+                               0xff800000u, 0x7fc00000u, 0x7f800001u /* signalling */,
+                               0x00000001u, 0x80400000u, 0x007fffffu, 0x00800000u /* FLT_MIN */,
+                               0x80800000u};
+  constexpr int kS = 13, kPairs = kS * kS;
+  Float<kPairs> a, b;
+  for (int t = 0; t < kPairs; ++t) {
+    a.set_lane(t, std::bit_cast<float>(specials[t / kS]));
+    b.set_lane(t, std::bit_cast<float>(specials[t % kS]));
+  }
+  Float<kPairs> mn, mx, sat, clamped, uniform_min{NoInit{}}, uniform_max{NoInit{}};
+  test::RunGroup<kPairs>(32, [&] {
+    mn = min(a, b);
+    mx = max(a, b);
+    sat = saturate(a);
+    clamped = clamp(a, -abs(b), abs(b));
+    for (int t = 0; t < kPairs; ++t) {  // plain floats: one thread of the same code
+      uniform_min.set_lane(t, waveemu::min(a.lane(t), b.lane(t)));
+      uniform_max.set_lane(t, waveemu::max(a.lane(t), b.lane(t)));
+    }
+  }, NvidiaProfile());
+  const auto bits = [](float v) { return std::bit_cast<uint32_t>(v); };
+  for (int t = 0; t < kPairs; ++t) {
+    const float x = a.lane(t), y = b.lane(t);
+    INFO("thread ", t, ": a = 0x", std::hex, bits(x), ", b = 0x", bits(y));
+    CHECK(bits(mn.lane(t)) == H100MinMaxBits(false, x, y));
+    CHECK(bits(mx.lane(t)) == H100MinMaxBits(true, x, y));
+    CHECK(bits(uniform_min.lane(t)) == H100MinMaxBits(false, x, y));
+    CHECK(bits(uniform_max.lane(t)) == H100MinMaxBits(true, x, y));
+    // saturate and clamp are min(max(x, lo), hi) with the same rule at each step.
+    const auto step = [&](bool is_max, float p, float q) {
+      return std::bit_cast<float>(H100MinMaxBits(is_max, p, q));
+    };
+    CHECK(bits(sat.lane(t)) == bits(step(false, step(true, x, 0.0f), 1.0f)));
+    const float m = std::fabs(y);
+    CHECK(bits(clamped.lane(t)) == bits(step(false, step(true, x, -m), m)));
+  }
+  // Hand-worked cases of each policy.
+  CHECK(bits(mn.lane(0 * kS + 1)) == 0x80000000u);  // min(+0, -0) = -0
+  CHECK(bits(mx.lane(1 * kS + 0)) == 0x00000000u);  // max(-0, +0) = +0
+  CHECK(bits(mn.lane(2 * kS + 8)) == 0x00000000u);  // min(1, 2^-149) = +0 (flushed)
+  CHECK(bits(mx.lane(6 * kS + 6)) == 0x7fffffffu);  // max(NaN, NaN)
+  CHECK(bits(sat.lane(1 * kS)) == 0x00000000u);     // saturate(-0) = +0
+  // half and double keep the default rule: the second operand on a tie, denormals kept.
+  Double<4> dmin;
+  Half<4> hmin;
+  test::RunGroup<4>(4, [&] {
+    dmin = min(Double<4>(0.0), Double<4>(-0.0));
+    hmin = min(Half<4>(half::FromBits(0x0001)), Half<4>(half(1.0f)));
+  }, NvidiaProfile());
+  CHECK(std::signbit(dmin.lane(0)));
+  CHECK(hmin.lane(0).bits() == 0x0001);
+  // Other profiles and code outside a group: lavapipe's rule.
+  Float<4> lavapipe_min;
+  test::RunGroup<4>(4, [&] { lavapipe_min = min(Float<4>(-0.0f), Float<4>(0.0f)); },
+                    LavapipeProfile());
+  CHECK(bits(lavapipe_min.lane(0)) == 0u);
+  CHECK(bits(min(Float<4>(1.0f), Float<4>(std::bit_cast<float>(1u))).lane(0)) == 1u);
+}
+
 TEST_CASE("abs, clamp and saturate follow HLSL") {
   CHECK(abs(Int<kN>(-7)).lane(0) == 7);
   CHECK(abs(Int<kN>(std::numeric_limits<int32_t>::min())).lane(0) ==
