@@ -1,6 +1,6 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
-// probe_special.hlsl, probe_float_equality.hlsl and probe_minmax.hlsl (DESIGN §3), statement for
-// statement. Their expected bits are recorded per device under tests/golden/;
+// probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl and
+// probe_denormals.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under tests/golden/;
 // tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
@@ -117,12 +117,13 @@ struct ProbeMinMax {
   void main(SV_GroupIndex<N> tid_in) const {
     const Uint<N> tid = tid_in;
     Float<N> a = F(0, tid), b = F(1, tid);
+    Float<N> zero = F(2, 0u), one = F(2, 1u);
     Out[0u * 64u + tid] = asuint(min(a, b));
     Out[1u * 64u + tid] = asuint(max(a, b));
     Out[2u * 64u + tid] = asuint(saturate(a));
     Out[3u * 64u + tid] = asuint(clamp(a, 0.0f, 1.0f));
     Out[4u * 64u + tid] = asuint(clamp(a, -1.0f, 1.0f));
-    Out[5u * 64u + tid] = asuint(clamp(a, -0.0f, 0.0f));
+    Out[5u * 64u + tid] = asuint(clamp(a, -zero, zero));
     Out[6u * 64u + tid] = asuint(min(a, 0.0f));
     Out[7u * 64u + tid] = asuint(min(a, -0.0f));
     Out[8u * 64u + tid] = asuint(max(a, 0.0f));
@@ -130,9 +131,61 @@ struct ProbeMinMax {
     Float<N> m = select(isnan(b), 1.0f, abs(b));
     Out[10u * 64u + tid] = asuint(clamp(a, -m, m));
     Out[11u * 64u + tid] = asuint(min(max(a, 0.0f), 1.0f));
-    Out[12u * 64u + tid] = asuint(max(min(a, 1.0f), 0.0f));
+    Out[12u * 64u + tid] = asuint(max(min(a, one), zero));
   }
 };
+
+// ------------------------------ probe_minmax_literals.hlsl
+struct ProbeMinMaxLiterals {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = asfloat(In[tid]);
+    Out[0u * 64u + tid] = asuint(clamp(a, -0.0f, 0.0f));
+    Out[1u * 64u + tid] = asuint(min(max(a, -0.0f), 0.0f));
+    Out[2u * 64u + tid] = asuint(max(min(a, 1.0f), 0.0f));
+  }
+};
+
+// ------------------------------ probe_denormals.hlsl
+struct ProbeDenormals {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& tid) const { return asfloat(In[region * 64u + tid]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid);
+    Float<N> one = F(2, 0u);
+    Out[0u * 64u + tid] = asuint(a + b);
+    Out[1u * 64u + tid] = asuint(a - b);
+    Out[2u * 64u + tid] = asuint(a * b);
+    Out[3u * 64u + tid] = asuint(a * one);
+    Out[4u * 64u + tid] = select(a == b, 1u, 0u);
+    Out[5u * 64u + tid] = select(a < b, 1u, 0u);
+    Out[6u * 64u + tid] = asuint(-a);
+    Out[7u * 64u + tid] = asuint(abs(a));
+  }
+};
+
+/// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
+template <class Probe>
+Port InOutProbePort(const char* hlsl_file) {
+  return MakePort<Probe>(hlsl_file, "main", "tests/pipelines/ports/probes.cpp",
+                         [](PortContext& ctx, Probe& k) {
+                           k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
+                           k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
+                         });
+}
 
 }  // namespace
 
@@ -143,24 +196,11 @@ void RegisterProbePorts(std::vector<Port>& ports) {
                                          k.Y = ctx.Bind<StructuredBuffer<uint32_t>>("t1", "Y");
                                          k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u2", "Out");
                                        }));
-  ports.push_back(MakePort<ProbeSpecial>(
-      "probe_special.hlsl", "main", "tests/pipelines/ports/probes.cpp",
-      [](PortContext& ctx, ProbeSpecial& k) {
-        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
-        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
-      }));
-  ports.push_back(MakePort<ProbeFloatEquality>(
-      "probe_float_equality.hlsl", "main", "tests/pipelines/ports/probes.cpp",
-      [](PortContext& ctx, ProbeFloatEquality& k) {
-        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
-        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
-      }));
-  ports.push_back(MakePort<ProbeMinMax>(
-      "probe_minmax.hlsl", "main", "tests/pipelines/ports/probes.cpp",
-      [](PortContext& ctx, ProbeMinMax& k) {
-        k.In = ctx.Bind<StructuredBuffer<uint32_t>>("t0", "In");
-        k.Out = ctx.Bind<RWStructuredBuffer<uint32_t>>("u1", "Out");
-      }));
+  ports.push_back(InOutProbePort<ProbeSpecial>("probe_special.hlsl"));
+  ports.push_back(InOutProbePort<ProbeFloatEquality>("probe_float_equality.hlsl"));
+  ports.push_back(InOutProbePort<ProbeMinMax>("probe_minmax.hlsl"));
+  ports.push_back(InOutProbePort<ProbeMinMaxLiterals>("probe_minmax_literals.hlsl"));
+  ports.push_back(InOutProbePort<ProbeDenormals>("probe_denormals.hlsl"));
 }
 
 }  // namespace waveemu::oracle
