@@ -525,6 +525,15 @@ using MixedOperandType = typename decltype(MixedOperandTag<T, U, kShift>())::typ
 // (HWY_INLINE): in a kernel's main() GCC declined to inline them, and every call spilled the
 // per-thread values the statement around it held in vector registers (all are caller-saved).
 
+namespace detail {
+/// x as Lanes<R, N>: itself when it already is one (no copy), else converted.
+template <class R, class T, int N>
+HWY_INLINE decltype(auto) AsLanes(const Lanes<T, N>& x) {
+  if constexpr (std::is_same_v<R, T>) return (x);
+  else return Lanes<R, N>(x);
+}
+}  // namespace detail
+
 #define WAVEEMU_LANES_BINARY(OP, NAME)                                                    \
   template <class T, int N>                                                               \
   HWY_INLINE Lanes<T, N> operator OP(const Lanes<T, N>& a, const Lanes<T, N>& b) {        \
@@ -534,7 +543,7 @@ using MixedOperandType = typename decltype(MixedOperandTag<T, U, kShift>())::typ
     requires(!std::is_same_v<T, U>)                                                       \
   HWY_INLINE auto operator OP(const Lanes<T, N>& a, const Lanes<U, N>& b) {               \
     using R = detail::MixedOperandType<T, U, detail::IsShift(#OP)>;                       \
-    return NAME(Lanes<R, N>(a), Lanes<R, N>(b));                                          \
+    return NAME(detail::AsLanes<R>(a), detail::AsLanes<R>(b));                            \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
@@ -556,7 +565,7 @@ using MixedOperandType = typename decltype(MixedOperandTag<T, U, kShift>())::typ
     requires(!std::is_same_v<T, U>)                                                       \
   HWY_INLINE Bool<N> operator OP(const Lanes<T, N>& a, const Lanes<U, N>& b) {            \
     using R = detail::MixedOperandType<T, U>;                                             \
-    return NAME(Lanes<R, N>(a), Lanes<R, N>(b));                                          \
+    return NAME(detail::AsLanes<R>(a), detail::AsLanes<R>(b));                            \
   }                                                                                       \
   template <class T, int N, class S>                                                      \
     requires kIsScalar<S>                                                                 \
@@ -613,9 +622,12 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
       r.data()[t] = y == 0 ? T(~T(0)) : T(is_mod ? x % y : x / y);
     }
   } else {
-    GroupState<N>* state = GroupState<N>::Current();
+    // The running group's profile decides, whatever its width: a uniform value computes as one
+    // thread (N == 1) of a group of 64, and must follow the same rule as a per-thread one.
+    const GroupBase* group = GroupBase::Current();
+    const bool uniform = GroupState<N>::Current() == nullptr;
     const Mask<N> active = CurrentMask<N>();
-    const bool poison = !state || state->profile().signed_division == SignedDivision::kPoison;
+    const bool poison = !group || group->profile().signed_division == SignedDivision::kPoison;
     int undefined_lane = -1;
     for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
       const T x = a.data()[t], y = b.data()[t];
@@ -626,10 +638,11 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
         r.data()[t] = T(is_mod ? x % y : x / y);
       }
     }
-    if (undefined_lane >= 0 && state && poison)
-      state->Report(is_mod ? "signed remainder by zero or INT_MIN % -1 is undefined"
+    if (undefined_lane >= 0 && group && poison)
+      group->Report(is_mod ? "signed remainder by zero or INT_MIN % -1 is undefined"
                            : "signed division by zero or INT_MIN / -1 is undefined",
-                    fmt::format("{}, thread {}", state->Where(), undefined_lane));
+                    uniform ? fmt::format("{}, a uniform value", group->Where())
+                            : fmt::format("{}, thread {}", group->Where(), undefined_lane));
   }
   return r;
 }

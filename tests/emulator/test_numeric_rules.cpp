@@ -126,6 +126,22 @@ TEST_CASE("signed division by zero is poisoned and reported under spec, -1 under
     CHECK(shared.diagnostics.count() == 0);
   }
   {
+    // A uniform value computes as one thread of the running group and follows its profile: the
+    // same -1 under nvidia, poison and a report under spec.
+    const int3 n{7, 7, 7}, d{1, 0, 1};
+    int3 nvidia_q{}, spec_q{};
+    DispatchShared nvidia_shared, spec_shared;
+    test::RunGroup<kN>(8, [&] { nvidia_q = n / d; }, NvidiaProfile(), &nvidia_shared);
+    test::RunGroup<kN>(8, [&] { spec_q = n / d; }, SpecProfile(), &spec_shared);
+    CHECK(nvidia_q == int3{7, -1, 7});
+    CHECK(nvidia_shared.diagnostics.count() == 0);
+    CHECK(spec_q == int3{7, Poison<int32_t>(), 7});
+    const auto kept = spec_shared.diagnostics.kept();
+    REQUIRE(kept.size() == 1);
+    CHECK(kept[0].rule.find("signed division by zero") != std::string::npos);
+    CHECK(kept[0].details.find("a uniform value") != std::string::npos);
+  }
+  {
     // Only active threads count: a zero divisor on an inactive thread is not reported.
     DispatchShared shared;
     Int<kN> divisor(1);
