@@ -131,48 +131,42 @@ struct FloatMinMaxPolicy {
   }
 };
 
-/// min (kMax false) or max of float vectors under `p`. x86's minps/maxps return the second
+/// min (kMax false) or max of float or double vectors under `p`. x86's minps/maxps return the second
 /// operand when the two compare equal (a +0/-0 pair) or either is NaN; the NaN cases are then
 /// chosen explicitly.
 template <bool kMax, class D, class V>
 V FloatMinMax(D d, V x, V y, const FloatMinMaxPolicy& p) {
-  if (p.flush_denormals) {  // a denormal becomes a zero of its sign; NaN compares false
-    const auto smallest_normal = hn::Set(d, std::numeric_limits<float>::min());
-    x = hn::IfThenElse(hn::Lt(hn::Abs(x), smallest_normal), hn::And(x, hn::SignBit(d)), x);
-    y = hn::IfThenElse(hn::Lt(hn::Abs(y), smallest_normal), hn::And(y, hn::SignBit(d)), y);
+  if (p.flush_denormals) {
+    x = FlushDenormals(d, x);
+    y = FlushDenormals(d, y);
   }
   V m = kMax ? hn::Max(x, y) : hn::Min(x, y);
   if (p.negative_zero_below)  // equal floats have equal bits but for +0/-0: OR gives -0, AND +0
     m = hn::IfThenElse(hn::Eq(x, y), kMax ? hn::And(x, y) : hn::Or(x, y), m);
   const auto x_nan = hn::IsNaN(x), y_nan = hn::IsNaN(y);
   V r = hn::IfThenElse(x_nan, y, hn::IfThenElse(y_nan, x, m));
-  if (p.canonical_nan) {
+  if (p.canonical_nan) {  // 0x7fffffff (float), 0x7fffffffffffffff (double)
     const hn::RebindToUnsigned<D> du;
-    r = hn::IfThenElse(hn::And(x_nan, y_nan), hn::BitCast(d, hn::Set(du, 0x7fffffffu)), r);
+    using U = hn::TFromD<decltype(du)>;
+    const auto canonical = hn::BitCast(d, hn::Set(du, std::numeric_limits<U>::max() >> 1));
+    r = hn::IfThenElse(hn::And(x_nan, y_nan), canonical, r);
   }
   return r;
 }
 
+/// min or max of per-thread values; only float reads the profile (half and double, which no
+/// device measured, take the default policy).
 template <bool kMax, class T, int N>
 Lanes<T, N> MinOrMax(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  if constexpr (std::is_same_v<T, float>) {
-    const FloatMinMaxPolicy policy = FloatMinMaxPolicy::Current();
-    return Zip(
-        a, b, [&](auto d, auto x, auto y) { return FloatMinMax<kMax>(d, x, y, policy); },
-        [](T, T) { return T(); });
-  } else {
-    return Zip(
-        a, b,
-        [](auto, auto x, auto y) {
-          if constexpr (std::is_floating_point_v<T>) {  // double
-            const auto m = kMax ? hn::Max(x, y) : hn::Min(x, y);
-            return hn::IfThenElse(hn::IsNaN(x), y, hn::IfThenElse(hn::IsNaN(y), x, m));
-          } else {
-            return kMax ? hn::Max(x, y) : hn::Min(x, y);
-          }
-        },
-        [](T x, T y) { return kMax ? MaxScalar(x, y) : MinScalar(x, y); });
-  }
+  FloatMinMaxPolicy policy;
+  if constexpr (std::is_same_v<T, float>) policy = FloatMinMaxPolicy::Current();
+  return Zip(
+      a, b,
+      [&](auto d, auto x, auto y) {
+        if constexpr (std::is_floating_point_v<T>) return FloatMinMax<kMax>(d, x, y, policy);
+        else return kMax ? hn::Max(x, y) : hn::Min(x, y);
+      },
+      [](T x, T y) { return kMax ? MaxScalar(x, y) : MinScalar(x, y); });
 }
 
 }  // namespace detail
@@ -804,6 +798,7 @@ WAVEEMU_MATH_UNARY(f16tof32)
 WAVEEMU_MATH_TERNARY(clamp)
 WAVEEMU_MATH_TERNARY(mad)
 WAVEEMU_MATH_TERNARY(lerp)
+WAVEEMU_MATH_TERNARY(smoothstep)
 #undef WAVEEMU_MATH_TERNARY
 
 namespace detail {
@@ -816,48 +811,7 @@ Vector<T, C, N> PerThreadTypeOf(const Vector<T, C, N>&);
 template <class X>
 concept PerThreadValue = requires(const X& x) { PerThreadTypeOf(x); };
 
-/// The per-thread type of a call that mixes per-thread values and plain scalars: the first
-/// vector argument's type, else the first per-thread scalar's.
-template <bool kVector, class First, class... Rest>
-constexpr auto PickPerThread() {
-  if constexpr (PerThreadValue<First>) {
-    using P = decltype(PerThreadTypeOf(std::declval<const First&>()));
-    if constexpr (kIsVectorArg<P> == kVector) return std::type_identity<P>{};
-    else if constexpr (sizeof...(Rest) > 0) return PickPerThread<kVector, Rest...>();
-    else return std::type_identity<void>{};
-  } else if constexpr (sizeof...(Rest) > 0) {
-    return PickPerThread<kVector, Rest...>();
-  } else {
-    return std::type_identity<void>{};
-  }
-}
-template <class... A>
-using MixedResult = std::conditional_t<
-    std::is_void_v<typename decltype(PickPerThread<true, A...>())::type>,
-    typename decltype(PickPerThread<false, A...>())::type,
-    typename decltype(PickPerThread<true, A...>())::type>;
-
 }  // namespace detail
-
-/// smoothstep with any mix of per-thread scalars, per-thread vectors and plain scalars
-/// (smoothstep(0.0f, 1.0f, v)): scalars are broadcast, vectors go component by component.
-template <class A, class B, class X>
-  requires((detail::PerThreadValue<A> || detail::PerThreadValue<B> || detail::PerThreadValue<X>) &&
-           !detail::kAnyReference<A, B, X> && !detail::kAnyUniformVectorArg<A, B, X>)
-auto smoothstep(const A& a, const B& b, const X& x) {
-  using P = detail::MixedResult<A, B, X>;
-  using T = typename P::value_type;
-  constexpr int N = P::kSize;
-  if constexpr (detail::kIsVectorArg<P>) {
-    return detail::BuildVector<T, P::kComponents, N>([&](int i) {
-      return smoothstep(Lanes<T, N>(detail::ComponentOf(a, i)),
-                        Lanes<T, N>(detail::ComponentOf(b, i)),
-                        Lanes<T, N>(detail::ComponentOf(x, i)));
-    });
-  } else {
-    return smoothstep(Lanes<T, N>(a), Lanes<T, N>(b), Lanes<T, N>(x));
-  }
-}
 
 /// sincos on a vector: s = sin(v), c = cos(v), component by component.
 template <class T, int C, int N, class S, class Co>

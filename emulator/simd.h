@@ -12,6 +12,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 
 namespace waveemu {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -54,6 +55,14 @@ HWY_INLINE hn::Mask<D> MaskOfBits(D d, uint64_t bits) {
   for (int i = 0; i < 8; ++i) bytes[i] = uint8_t(bits >> (8 * i));
   return hn::LoadMaskBits(d, bytes);
 #endif
+}
+
+/// v with each denormal lane replaced by a zero of its sign (a device's flush to zero); zeros,
+/// normals, infinities and NaNs unchanged.
+template <class D, class V>
+HWY_INLINE V FlushDenormals(D d, V v) {
+  const auto smallest_normal = hn::Set(d, std::numeric_limits<hn::TFromD<D>>::min());
+  return hn::IfThenElse(hn::Lt(hn::Abs(v), smallest_normal), hn::And(v, hn::SignBit(d)), v);
 }
 
 /// Per-lane population count of 32-bit lanes. Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL

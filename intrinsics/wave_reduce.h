@@ -475,10 +475,9 @@ bool FloatMinMaxVectors(const Lanes<float, N>& x, const Mask<N>& mask, int W, De
   };
   Lanes<int32_t, N> keys{NoInit{}};
   for (int t0 = 0; t0 < kPadded; t0 += L) {
-    auto bits = hn::BitCast(d, hn::Load(df, x.data() + t0));
-    if (dm == DenormMode::kFlushToZero)  // exponent 0: a zero or denormal keeps its sign only
-      bits = hn::IfThenElse(hn::Eq(hn::And(bits, hn::Set(d, 0x7f800000)), hn::Zero(d)),
-                            hn::And(bits, hn::Set(d, int32_t(0x80000000u))), bits);
+    auto v = hn::Load(df, x.data() + t0);
+    if (dm == DenormMode::kFlushToZero) v = FlushDenormals(df, v);
+    const auto bits = hn::BitCast(d, v);
     const auto nan = hn::Gt(hn::And(bits, magnitude), hn::Set(d, 0x7f800000));
     hn::Store(hn::IfThenElse(nan, hn::Set(d, kAllNan), key_of(bits)), d, keys.data() + t0);
   }
