@@ -1,6 +1,7 @@
 // test_math.cpp -- HLSL per-thread math intrinsics (emulator/math.h) against hand-worked values
 // and scalar loops that spell out each rule.
 #include "emulator/emulator.h"
+#include "tests/support/half_reference.h"
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
@@ -331,23 +332,6 @@ bool SameFloat(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
 }
 
-/// The bits of the half nearest x, ties to even, worked out in double arithmetic without the
-/// emulator's half type (which f32tof16 uses): the half grid's step at x is 2^(e - 10), e the
-/// exponent of x, at least -14 (subnormals); x / step is exact and nearbyint rounds it to even.
-/// NaN gives 0x7E00 | sign (callers compare NaNs as a class).
-uint16_t HalfBitsNearestEven(float x) {
-  const uint16_t sign = std::signbit(x) ? 0x8000u : 0u;
-  const double a = std::fabs(double(x));
-  if (std::isnan(x)) return uint16_t(sign | 0x7E00u);
-  if (a >= 65520.0) return uint16_t(sign | 0x7C00u);  // 65520 is halfway to 2^16: even is inf
-  if (a == 0.0) return sign;
-  const double step = std::ldexp(1.0, std::max(std::ilogb(a), -14) - 10);
-  const double r = std::nearbyint(a / step) * step;
-  if (r < std::ldexp(1.0, -14)) return uint16_t(sign | uint16_t(r / std::ldexp(1.0, -24)));
-  const int e = std::ilogb(r);
-  return uint16_t(sign | uint16_t((e + 15) << 10) | uint16_t(r / std::ldexp(1.0, e - 10) - 1024));
-}
-
 Uint<kN> ThreadIndex() {
   Uint<kN> t;
   for (int i = 0; i < kN; ++i) t.set_lane(i, uint32_t(i));
@@ -536,6 +520,10 @@ TEST_CASE("exp, log, log10 and pow use DXC's constants and expansions around exp
     // Close to the true functions (the expansions lose a few ulps, not more).
     if (std::isfinite(b) && std::fabs(b) < 80.0f) CHECK(e.lane(t) == doctest::Approx(std::exp(b)).epsilon(1e-5));
     CHECK(l.lane(t) == doctest::Approx(std::log(a)).epsilon(1e-5));
+    CHECK(l10.lane(t) == doctest::Approx(std::log10(double(a))).epsilon(1e-5));
+    const double want_pow = std::pow(double(a), double(b));
+    if (std::isfinite(want_pow) && want_pow > 1e-30 && want_pow < 1e30)
+      CHECK(p.lane(t) == doctest::Approx(want_pow).epsilon(1e-4));
   }
   const Float2<kN> v = exp2(Float2<kN>(1.0f, -1.0f));
   CHECK(v.lane(0) == std::array<float, 2>{2.0f, 0.5f});
@@ -563,7 +551,26 @@ TEST_CASE("trigonometry: std:: per lane, atan2 as DXC expands it, degrees and ra
     CHECK(SameFloat(ch.lane(t), std::cosh(w)));
     CHECK(SameFloat(ss.lane(t), std::sin(v)));
     CHECK(SameFloat(cc.lane(t), std::cos(v)));
+    // The same against double arithmetic, which the implementation does not call: within a
+    // few float ulps of the true values.
+    if (std::isfinite(v)) {
+      const auto near = [](double want) { return doctest::Approx(want).epsilon(1e-6); };
+      CHECK(s.lane(t) == near(std::sin(double(v))));
+      CHECK(c.lane(t) == near(std::cos(double(v))));
+      CHECK(ta.lane(t) == near(std::tan(double(v))));
+      CHECK(sh.lane(t) == near(std::sinh(double(v * 0.01f))));
+      CHECK(th.lane(t) == near(std::tanh(double(v))));
+      CHECK(as.lane(t) == near(std::asin(double(w))));
+      CHECK(ac.lane(t) == near(std::acos(double(w))));
+      CHECK(at.lane(t) == near(std::atan(double(v))));
+      CHECK(ch.lane(t) == near(std::cosh(double(w))));
+    }
   }
+  // Hand-worked: sin(pi/6) = 1/2, cos(pi/3) = 1/2, atan(1) = pi/4, tan(pi/4) = 1.
+  CHECK(sin(Float<kN>(0.52359878f)).lane(0) == doctest::Approx(0.5).epsilon(1e-6));
+  CHECK(cos(Float<kN>(1.04719755f)).lane(0) == doctest::Approx(0.5).epsilon(1e-6));
+  CHECK(atan(Float<kN>(1.0f)).lane(0) == doctest::Approx(0.78539816339744831).epsilon(1e-7));
+  CHECK(tan(Float<kN>(0.78539816f)).lane(0) == doctest::Approx(1.0).epsilon(1e-6));
   const float pi = 3.14159274f, half_pi = 1.57079637f;  // M_PI, M_PI / 2 rounded to float
   CHECK(atan2(Float<kN>(1.0f), -1.0f).lane(0) == std::atan(-1.0f) + pi);
   CHECK(atan2(Float<kN>(-1.0f), -1.0f).lane(0) == std::atan(1.0f) - pi);
@@ -608,20 +615,20 @@ TEST_CASE("f32tof16 rounds to nearest even into the low 16 bits; f16tof32 reads 
   CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -24))).lane(0) == 0x0001u);   // smallest denormal
   CHECK(f32tof16(Float<kN>(std::ldexp(1.0f, -25))).lane(0) == 0x0000u);   // tie with 0
   CHECK(f32tof16(Float<kN>(std::ldexp(3.0f, -25))).lane(0) == 0x0002u);   // tie 1|2: 2
-  // The test's own converter (the oracle of the masked sweep below) on the same worked cases.
-  CHECK(HalfBitsNearestEven(one) == 0x3C00u);
-  CHECK(HalfBitsNearestEven(-2.0f) == 0xC000u);
-  CHECK(HalfBitsNearestEven(-0.0f) == 0x8000u);
-  CHECK(HalfBitsNearestEven(65504.0f) == 0x7BFFu);
-  CHECK(HalfBitsNearestEven(65520.0f) == 0x7C00u);
-  CHECK(HalfBitsNearestEven(one + ulp / 2) == 0x3C00u);
-  CHECK(HalfBitsNearestEven(one + 3 * ulp / 2) == 0x3C02u);
-  CHECK(HalfBitsNearestEven(one + ulp / 2 + std::ldexp(1.0f, -20)) == 0x3C01u);
-  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -24)) == 0x0001u);
-  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -25)) == 0x0000u);
-  CHECK(HalfBitsNearestEven(std::ldexp(3.0f, -25)) == 0x0002u);
-  CHECK(HalfBitsNearestEven(std::ldexp(1.0f, -14)) == 0x0400u);  // smallest normal
-  CHECK(HalfBitsNearestEven(1.0f / 3.0f) == 0x3555u);  // 0x3555 = 0.333251953125, nearest
+  // The tests' own converter (the oracle of the masked sweep below) on the same worked cases.
+  CHECK(test::RoundToHalf(one).bits() == 0x3C00u);
+  CHECK(test::RoundToHalf(-2.0f).bits() == 0xC000u);
+  CHECK(test::RoundToHalf(-0.0f).bits() == 0x8000u);
+  CHECK(test::RoundToHalf(65504.0f).bits() == 0x7BFFu);
+  CHECK(test::RoundToHalf(65520.0f).bits() == 0x7C00u);
+  CHECK(test::RoundToHalf(one + ulp / 2).bits() == 0x3C00u);
+  CHECK(test::RoundToHalf(one + 3 * ulp / 2).bits() == 0x3C02u);
+  CHECK(test::RoundToHalf(one + ulp / 2 + std::ldexp(1.0f, -20)).bits() == 0x3C01u);
+  CHECK(test::RoundToHalf(std::ldexp(1.0f, -24)).bits() == 0x0001u);
+  CHECK(test::RoundToHalf(std::ldexp(1.0f, -25)).bits() == 0x0000u);
+  CHECK(test::RoundToHalf(std::ldexp(3.0f, -25)).bits() == 0x0002u);
+  CHECK(test::RoundToHalf(std::ldexp(1.0f, -14)).bits() == 0x0400u);  // smallest normal
+  CHECK(test::RoundToHalf(1.0f / 3.0f).bits() == 0x3555u);  // 0x3555 = 0.333251953125, nearest
   const uint32_t nan16 = f32tof16(Float<kN>(std::bit_cast<float>(0x7FC0DEADu))).lane(0);
   CHECK((nan16 & 0x7C00u) == 0x7C00u);
   CHECK((nan16 & 0x03FFu) != 0u);
@@ -745,7 +752,7 @@ TEST_CASE("math functions under if_ write only the active threads") {
         CHECK((h.lane(i) & 0x7C00u) == 0x7C00u);  // a NaN half: exponent all ones,
         CHECK((h.lane(i) & 0x03FFu) != 0u);       // mantissa not zero
       } else {
-        CHECK(h.lane(i) == (on ? uint32_t(HalfBitsNearestEven(xv)) : 7u));
+        CHECK(h.lane(i) == (on ? uint32_t(test::RoundToHalf(xv).bits()) : 7u));
       }
       CHECK(SameFloat(s.lane(i), on ? std::sin(xv) : -99.0f));
       CHECK(SameFloat(c.lane(i), on ? std::cos(xv) : -99.0f));
