@@ -161,7 +161,7 @@ TEST_CASE("an unknown Format, Kind or Rule names the line and the known names") 
         "BufferFloatEpsilon, BufferMultiset)");
 }
 
-TEST_CASE("HasCounter is a flag, true/false or 1/0; a counter is refused by name") {
+TEST_CASE("HasCounter is a flag (YAML booleans or 1/0); a counter is refused by name") {
   const std::string head = std::string(kShaders) +
                            "Buffers:\n  - Name: X\n    Format: UInt32\n    Data: [1]\n"
                            "DescriptorSets:\n  - Resources:\n    - Name: X\n      Kind: "
@@ -172,6 +172,8 @@ TEST_CASE("HasCounter is a flag, true/false or 1/0; a counter is refused by name
   CHECK(ErrorOf(head + "1\n") == refused);
   CHECK(ErrorOf(head + "false\n") == "no error");
   CHECK(ErrorOf(head + "0\n") == "no error");
+  CHECK(ErrorOf(head + "True\n") == refused);  // YAML's other spellings, as yaml-cpp reads them
+  CHECK(ErrorOf(head + "no\n") == "no error");
   CHECK(ErrorOf(head + "maybe\n") ==
         "bad.test:16: resource 'X': HasCounter must be true or false (or 1 or 0), not 'maybe'");
 }

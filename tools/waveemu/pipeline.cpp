@@ -342,6 +342,15 @@ class Reader {
                           n.IsScalar() ? n.Scalar() : std::string("a list or mapping")));
     return v;
   }
+  /// A flag: YAML's booleans (true, False, yes, off, ...) or 1 / 0. `what` names it in the error.
+  bool Flag(const YAML::Node& n, const std::string& what) const {
+    bool v = false;
+    if (n.IsScalar() && (n.Scalar() == "1" || n.Scalar() == "0")) return n.Scalar() == "1";
+    if (!n.IsScalar() || !YAML::convert<bool>::decode(n, v))
+      Fail(n, fmt::format("{} must be true or false (or 1 or 0), not '{}'", what,
+                          n.IsScalar() ? n.Scalar() : std::string("a list or mapping")));
+    return v;
+  }
   double Double(const YAML::Node& n, const char* key) const {
     double v = 0;
     if (!n.IsScalar() || ParseFloat(n.Scalar(), v) != ParsedFloat::kOk)
@@ -796,16 +805,9 @@ void ReadResource(const Reader& r, const YAML::Node& n, uint32_t set, Pipeline& 
     r.Fail(kind_node, fmt::format("resource '{}': unknown Kind '{}' (known: {})", b.name,
                                   kind_name, NameList(kKinds)));
   b.kind = *kind;
-  // HasCounter is a flag: true/false or 1/0.
-  if (const YAML::Node c = n["HasCounter"]; c.IsDefined()) {
-    const std::string flag = c.IsScalar() ? c.Scalar() : std::string();
-    if (flag == "true" || flag == "1")
-      r.Fail(c, fmt::format("resource '{}': counters (HasCounter) are not supported", b.name));
-    if (flag != "false" && flag != "0")
-      r.Fail(c, fmt::format("resource '{}': HasCounter must be true or false (or 1 or 0), not "
-                            "'{}'",
-                            b.name, c.IsScalar() ? flag : std::string("a list or map")));
-  }
+  if (const YAML::Node c = n["HasCounter"];
+      c.IsDefined() && r.Flag(c, fmt::format("resource '{}': HasCounter", b.name)))
+    r.Fail(c, fmt::format("resource '{}': counters (HasCounter) are not supported", b.name));
   if (const YAML::Node dx = n["DirectXBinding"]; dx.IsDefined()) {
     r.Map(dx, "DirectXBinding");
     r.CheckKeys(dx, "DirectXBinding", {"Register", "Space"});
