@@ -418,10 +418,81 @@ HWY_INLINE Lanes<T, N> Zip(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop
   return r;
 }
 
-/// Bool of op(a[t], b[t]); padding bits are cleared.
+/// A float denormal becomes a zero of the same sign under kFlushToZero. Only `float` flushes:
+/// DXIL's fp32-denorm-mode covers fp32 alone, and fp16 and fp64 always preserve denormals.
+template <class T>
+T FlushDenormal(T v, DenormMode mode) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (mode == DenormMode::kFlushToZero && std::fpclassify(v) == FP_SUBNORMAL)
+      return std::copysign(0.0f, v);
+  }
+  return v;
+}
+
+/// What the running group's device does to per-thread fp32 arithmetic, where devices differ
+/// (the H100: probe_denormals, probe_denormals_ops). Only `float`: half and double keep IEEE's
+/// rules under every profile. Any group, whatever its width: a uniform value computes as one
+/// thread of it. Outside a group, nothing changes.
+struct FloatArithmetic {
+  bool flush_denormals = false;  // float_denormals == kFlushToZero: operands and results
+  bool canonical_nan = false;    // nan_result == kCanonical: every NaN result is 0x7fffffff
+
+  template <class T>
+  static FloatArithmetic Current() {
+    if constexpr (!std::is_same_v<T, float>) {
+      return {};
+    } else {
+      const GroupBase* g = GroupBase::Current();
+      if (!g) return {};
+      return {g->profile().float_denormals == DenormMode::kFlushToZero,
+              g->profile().nan_result == NanResult::kCanonical};
+    }
+  }
+  bool Changes() const { return flush_denormals || canonical_nan; }
+  DenormMode denormals() const {
+    return flush_denormals ? DenormMode::kFlushToZero : DenormMode::kPreserve;
+  }
+  template <class D, class V>
+  HWY_INLINE V Operand(D d, V v) const {
+    return flush_denormals ? FlushDenormals(d, v) : v;
+  }
+  template <class D, class V>
+  HWY_INLINE V Result(D d, V v) const {
+    if (flush_denormals) v = FlushDenormals(d, v);
+    return canonical_nan ? CanonicalNaN(d, v) : v;
+  }
+  template <class T>
+  T Result(T v) const {
+    if constexpr (std::is_same_v<T, float>) {
+      v = FlushDenormal(v, denormals());
+      if (canonical_nan && std::isnan(v)) return std::bit_cast<float>(0x7fffffffu);
+    }
+    return v;
+  }
+};
+
+/// Zip for a float arithmetic operation, under the running device's FloatArithmetic.
+template <class T, int N, class VecOp, class ScalarOp>
+HWY_INLINE Lanes<T, N> ZipArithmetic(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop,
+                                     ScalarOp sop) {
+  if constexpr (std::is_same_v<T, float>) {
+    const FloatArithmetic p = FloatArithmetic::Current<T>();
+    if (p.Changes()) {
+      return Zip(
+          a, b,
+          [&](auto d, auto x, auto y) {
+            return p.Result(d, vop(d, p.Operand(d, x), p.Operand(d, y)));
+          },
+          sop);
+    }
+  }
+  return Zip(a, b, vop, sop);
+}
+
+/// Bool of op(a[t], b[t]), the operands as they are; padding bits are cleared.
 template <class T, int N, class VecCmp, class ScalarCmp>
-HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
-                           ScalarCmp scmp) {
+HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
+                                ScalarCmp scmp) {
   Mask<N> m;
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
@@ -441,6 +512,27 @@ HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vc
   }
   for (int t = 0; t < N; ++t) m.Set(t, scmp(a.data()[t], b.data()[t]));
   return Bool<N>::FromMask(m);
+}
+
+/// Bool of op(a[t], b[t]) for a comparison operator. Float operands lose their denormals under a
+/// flushing profile (the H100 compares flushed values: probe_denormals).
+template <class T, int N, class VecCmp, class ScalarCmp>
+HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
+                           ScalarCmp scmp) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (FloatArithmetic::Current<T>().flush_denormals) {
+      const auto flushed = [&](auto x, auto y) {
+        const hn::ScalableTag<T> d;
+        return vcmp(FlushDenormals(d, x), FlushDenormals(d, y));
+      };
+      const auto flushed_scalar = [&](T x, T y) {
+        return scmp(FlushDenormal(x, DenormMode::kFlushToZero),
+                    FlushDenormal(y, DenormMode::kFlushToZero));
+      };
+      return CompareLanes(a, b, flushed, flushed_scalar);
+    }
+  }
+  return CompareLanes(a, b, vcmp, scmp);
 }
 
 template <class T>
@@ -580,17 +672,17 @@ HWY_INLINE decltype(auto) AsLanes(const Lanes<T, N>& x) {
 
 template <class T, int N>
 HWY_INLINE Lanes<T, N> Add(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Add(x, y); },
-                     [](T x, T y) { return detail::Wrap<T>(x, y, std::plus<>()); });
+  return detail::ZipArithmetic(a, b, [](auto, auto x, auto y) { return hn::Add(x, y); },
+                               [](T x, T y) { return detail::Wrap<T>(x, y, std::plus<>()); });
 }
 template <class T, int N>
 HWY_INLINE Lanes<T, N> Sub(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Sub(x, y); },
-                     [](T x, T y) { return detail::Wrap<T>(x, y, std::minus<>()); });
+  return detail::ZipArithmetic(a, b, [](auto, auto x, auto y) { return hn::Sub(x, y); },
+                               [](T x, T y) { return detail::Wrap<T>(x, y, std::minus<>()); });
 }
 template <class T, int N>
 HWY_INLINE Lanes<T, N> Mul(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Zip(
+  return detail::ZipArithmetic(
       a, b,
       [](auto, auto x, auto y) {
         auto p = hn::Mul(x, y);
@@ -611,10 +703,13 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
   Lanes<T, N> r{NoInit{}};
   if constexpr (kIsFloatLike<T>) {
     // HLSL % on floats truncates like fmod (the result takes the dividend's sign).
+    // The running device's FloatArithmetic applies to float operands and results.
     using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
     for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
-      const F x = F(a.data()[t]), y = F(b.data()[t]);
-      r.data()[t] = T(is_mod ? std::fmod(x, y) : x / y);
+      const F x = detail::FlushDenormal(F(a.data()[t]), p.denormals()),
+              y = detail::FlushDenormal(F(b.data()[t]), p.denormals());
+      r.data()[t] = p.Result(T(is_mod ? std::fmod(x, y) : x / y));
     }
   } else if constexpr (std::is_unsigned_v<T>) {
     for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
@@ -649,8 +744,8 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
 template <class T, int N>
 Lanes<T, N> Div(const Lanes<T, N>& a, const Lanes<T, N>& b) {
   if constexpr (kIsSimdType<T> && kIsFloatLike<T>) {
-    return detail::Zip(a, b, [](auto, auto x, auto y) { return hn::Div(x, y); },
-                       [](T x, T y) { return T(x / y); });
+    return detail::ZipArithmetic(a, b, [](auto, auto x, auto y) { return hn::Div(x, y); },
+                                 [](T x, T y) { return T(x / y); });
   } else {
     return DivOrMod(a, b, false);
   }
@@ -768,7 +863,8 @@ Bool<N> operator!(const Lanes<T, N>& x) {
   return x == Lanes<T, N>(T(0));
 }
 
-/// -a: flips the sign bit of floats (so -(+0) == -0 and NaN stays NaN, like DXIL fneg);
+/// -a: flips the sign bit of floats (so -(+0) == -0 and NaN stays NaN, like DXIL fneg; under
+/// the H100's FloatArithmetic a denormal gives the zero of the other sign, a NaN 0x7fffffff);
 /// integers wrap (-INT_MIN == INT_MIN, -1u == 0xFFFFFFFF).
 template <class T, int N>
 Lanes<T, N> operator-(const Lanes<T, N>& a) {
@@ -776,8 +872,9 @@ Lanes<T, N> operator-(const Lanes<T, N>& a) {
     Lanes<T, N> r{NoInit{}};
     if constexpr (kIsSimdType<T>) {
       const hn::ScalableTag<T> d;
+      const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
       for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
-        hn::Store(hn::Neg(hn::Load(d, a.data() + i)), d, r.data() + i);
+        hn::Store(p.Result(d, hn::Neg(p.Operand(d, hn::Load(d, a.data() + i)))), d, r.data() + i);
     } else {
       for (int i = 0; i < Lanes<T, N>::kPadded; ++i) r.data()[i] = -a.data()[i];
     }

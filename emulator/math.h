@@ -61,12 +61,21 @@ auto BuildFrom(F&& f) {
   else return BuildVector<typename L::value_type, C, L::kSize>(f);
 }
 
-/// r[t] = op(a[t]) over whole vectors through Highway, or lane by lane (half).
-template <class T, int N, class VecOp, class ScalarOp>
+/// r[t] = op(a[t]) over whole vectors through Highway, or lane by lane (half), under the running
+/// device's FloatArithmetic; kFlushes false keeps denormal operands and results (the rounding
+/// functions: the H100's floor(-2^-127) is -1, probe_denormals_ops).
+template <bool kFlushes = true, class T, int N, class VecOp, class ScalarOp>
 Lanes<T, N> MapLanes(const Lanes<T, N>& a, VecOp vop, ScalarOp sop) {
   Lanes<T, N> r{NoInit{}};
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
+    FloatArithmetic p = FloatArithmetic::Current<T>();
+    if (!kFlushes) p.flush_denormals = false;
+    if (p.Changes()) {
+      for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
+        hn::Store(p.Result(d, vop(d, p.Operand(d, hn::Load(d, a.data() + i)))), d, r.data() + i);
+      return r;
+    }
     for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
       hn::Store(vop(d, hn::Load(d, a.data() + i)), d, r.data() + i);
   } else {
@@ -117,7 +126,7 @@ inline bool FuseMultiplyAdd() {
 /// What per-thread float min and max do where devices differ (probe_minmax), read from the
 /// running group's profile; outside a group, the defaults (lavapipe's rules).
 struct FloatMinMaxPolicy {
-  bool flush_denormals = false;      // min_max_denormals == kFlushToZero
+  bool flush_denormals = false;      // float_denormals == kFlushToZero
   bool negative_zero_below = false;  // min_max_zero_tie == kNegativeZeroBelow
   bool canonical_nan = false;        // nan_result == kCanonical: two NaNs give 0x7fffffff
 
@@ -125,7 +134,7 @@ struct FloatMinMaxPolicy {
     const GroupBase* g = GroupBase::Current();
     if (!g) return {};
     const DeviceProfile& p = g->profile();
-    return {p.min_max_denormals == DenormMode::kFlushToZero,
+    return {p.float_denormals == DenormMode::kFlushToZero,
             p.min_max_zero_tie == ZeroTie::kNegativeZeroBelow,
             p.nan_result == NanResult::kCanonical};
   }
@@ -145,12 +154,7 @@ V FloatMinMax(D d, V x, V y, const FloatMinMaxPolicy& p) {
     m = hn::IfThenElse(hn::Eq(x, y), kMax ? hn::And(x, y) : hn::Or(x, y), m);
   const auto x_nan = hn::IsNaN(x), y_nan = hn::IsNaN(y);
   V r = hn::IfThenElse(x_nan, y, hn::IfThenElse(y_nan, x, m));
-  if (p.canonical_nan) {  // 0x7fffffff (float), 0x7fffffffffffffff (double)
-    const hn::RebindToUnsigned<D> du;
-    using U = hn::TFromD<decltype(du)>;
-    const auto canonical = hn::BitCast(d, hn::Set(du, std::numeric_limits<U>::max() >> 1));
-    r = hn::IfThenElse(hn::And(x_nan, y_nan), canonical, r);
-  }
+  if (p.canonical_nan) r = CanonicalNaN(d, r);  // only both NaN leaves a NaN here
   return r;
 }
 
@@ -241,24 +245,32 @@ Lanes<T, N> mad(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& c
                             : half(float(half(x * y)) + z);
       }
     } else {
+      // The running device's FloatArithmetic applies to the operands, the unfused product and
+      // the result.
       const hn::ScalableTag<T> d;
+      const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
       for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d))) {
-        const auto x = hn::Load(d, a.data() + i), y = hn::Load(d, b.data() + i),
-                   z = hn::Load(d, c.data() + i);
+        const auto x = p.Operand(d, hn::Load(d, a.data() + i)),
+                   y = p.Operand(d, hn::Load(d, b.data() + i)),
+                   z = p.Operand(d, hn::Load(d, c.data() + i));
         if (fused) {
 #if HWY_NATIVE_FMA
-          hn::Store(hn::MulAdd(x, y, z), d, r.data() + i);
+          hn::Store(p.Result(d, hn::MulAdd(x, y, z)), d, r.data() + i);
 #else
-          for (int k = 0; k < int(hn::Lanes(d)); ++k)
-            r.data()[i + k] = std::fma(a.data()[i + k], b.data()[i + k], c.data()[i + k]);
+          HWY_ALIGN T xs[hn::MaxLanes(d)], ys[hn::MaxLanes(d)], zs[hn::MaxLanes(d)];
+          hn::Store(x, d, xs);
+          hn::Store(y, d, ys);
+          hn::Store(z, d, zs);
+          for (int k = 0; k < int(hn::Lanes(d)); ++k) xs[k] = std::fma(xs[k], ys[k], zs[k]);
+          hn::Store(p.Result(d, hn::Load(d, xs)), d, r.data() + i);
 #endif
         } else {
-          auto p = hn::Mul(x, y);
+          auto product = hn::Mul(x, y);
           // The compiler must not contract Mul + Add into an FMA (GCC does under -std=gnu++20).
 #if HWY_ARCH_X86
-          asm("" : "+v"(p.raw));
+          asm("" : "+v"(product.raw));
 #endif
-          hn::Store(hn::Add(p, z), d, r.data() + i);
+          hn::Store(p.Result(d, hn::Add(p.Result(d, product), z)), d, r.data() + i);
         }
       }
     }
@@ -372,16 +384,16 @@ Lanes<T, N> sqrt(const Lanes<T, N>& x) {
 template <class T, int N>
 Lanes<T, N> floor(const Lanes<T, N>& x) {
   static_assert(kIsFloatLike<T>, "floor takes half, float or double");
-  return detail::MapLanes(x, [](auto, auto v) { return hn::Floor(v); },
-                          [](T v) { return T(std::floor(float(v))); });
+  return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Floor(v); },
+                                 [](T v) { return T(std::floor(float(v))); });
 }
 
 // ------------------------------ ceil
 template <class T, int N>
 Lanes<T, N> ceil(const Lanes<T, N>& x) {
   static_assert(kIsFloatLike<T>, "ceil takes half, float or double");
-  return detail::MapLanes(x, [](auto, auto v) { return hn::Ceil(v); },
-                          [](T v) { return T(std::ceil(float(v))); });
+  return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Ceil(v); },
+                                 [](T v) { return T(std::ceil(float(v))); });
 }
 
 // ------------------------------ frac
@@ -422,7 +434,9 @@ inline constexpr bool kIsHalfOrFloat = std::is_same_v<T, half> || std::is_same_v
 template <class T, int N, class F>
 Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
   Lanes<T, N> r{NoInit{}};
-  for (int i = 0; i < N; ++i) r.data()[i] = T(f(float(a.data()[i])));
+  const FloatArithmetic p = FloatArithmetic::Current<T>();
+  for (int i = 0; i < N; ++i)
+    r.data()[i] = p.Result(T(f(FlushDenormal(float(a.data()[i]), p.denormals()))));
   return r;
 }
 
@@ -471,8 +485,8 @@ Bool<N> isfinite(const Lanes<T, N>& x) {
 template <class T, int N>
 Lanes<T, N> round(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("round", T);
-  return detail::MapLanes(x, [](auto, auto v) { return hn::Round(v); },  // ties to even
-                          [](T v) { return T(std::nearbyint(float(v))); });
+  return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Round(v); },  // ties to even
+                                 [](T v) { return T(std::nearbyint(float(v))); });
 }
 
 // ------------------------------ trunc
@@ -480,8 +494,8 @@ Lanes<T, N> round(const Lanes<T, N>& x) {
 template <class T, int N>
 Lanes<T, N> trunc(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("trunc", T);
-  return detail::MapLanes(x, [](auto, auto v) { return hn::Trunc(v); },
-                          [](T v) { return T(std::trunc(float(v))); });
+  return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Trunc(v); },
+                                 [](T v) { return T(std::trunc(float(v))); });
 }
 
 // ------------------------------ rcp

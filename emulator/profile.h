@@ -34,8 +34,8 @@ enum class ScanOrder {
 };
 
 /// Float denormals: kept, or replaced by a zero of the same sign (as inputs and results of wave
-/// reductions and scans: `wave_denormals`; as operands of per-thread min and max:
-/// `min_max_denormals`).
+/// reductions and scans: `wave_denormals`; as operands and results of per-thread fp32
+/// arithmetic, comparisons and math functions: `float_denormals`).
 enum class DenormMode { kPreserve, kFlushToZero };
 
 /// What per-thread float min and max (and clamp and saturate, built on them) return when the two
@@ -46,8 +46,9 @@ enum class ZeroTie {
   kNegativeZeroBelow, // -0 orders below +0: min gives -0 and max +0 in either order (the H100)
 };
 
-/// Bit pattern of a NaN produced by a wave reduction or scan, and of per-thread float min and max
-/// when both operands are NaN.
+/// Bit pattern of a NaN produced by a wave reduction or scan, of per-thread float min and max
+/// when both operands are NaN, and of every other per-thread fp32 operation that gives a NaN
+/// (arithmetic, unary minus, the math functions).
 enum class NanResult {
   kPropagate,  // whatever the IEEE operation gives (x86: first NaN operand, quieted)
   kCanonical,  // 0x7fffffff (float), 0x7fffffffffffffff (double)
@@ -159,7 +160,12 @@ struct DeviceProfile {
   // Per-thread min/max, clamp and saturate on float (half and double always take the defaults;
   // nothing measured them). Two NaN operands give nan_result's NaN.
   ZeroTie min_max_zero_tie = ZeroTie::kSecondOperand;
-  DenormMode min_max_denormals = DenormMode::kPreserve;
+  // Per-thread float (fp32) operations on per-thread and uniform Lanes values: + - * / %,
+  // comparisons, negation, abs, min/max, mad and the math functions but floor, ceil, round and
+  // trunc flush their operands and results (kFlushToZero) or keep denormals. Selects, loads,
+  // stores, bit casts and conversions never flush; half and double always keep theirs (DXIL's
+  // fp32-denorm-mode is fp32 only).
+  DenormMode float_denormals = DenormMode::kPreserve;
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
   SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
@@ -216,10 +222,11 @@ inline DeviceProfile NvidiaProfile() {
   p.signed_division = SignedDivision::kAllOnes;
   p.switch_default = SwitchDefaultGrouping::kPerValue;
   p.fuse_multiply_add = true;
-  // Run 8 (probe_minmax): min and max flush denormal operands and order -0 below +0; two NaNs
-  // give 0x7fffffff (nan_result).
+  // Runs 8 and 9 (probe_minmax, probe_denormals, probe_denormals_ops): min and max order -0
+  // below +0; per-thread fp32 arithmetic and comparisons flush denormal operands and results
+  // (not floor, ceil, round, trunc); every NaN they give is 0x7fffffff (nan_result).
   p.min_max_zero_tie = ZeroTie::kNegativeZeroBelow;
-  p.min_max_denormals = DenormMode::kFlushToZero;
+  p.float_denormals = DenormMode::kFlushToZero;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8

@@ -65,6 +65,16 @@ HWY_INLINE V FlushDenormals(D d, V v) {
   return hn::IfThenElse(hn::Lt(hn::Abs(v), smallest_normal), hn::And(v, hn::SignBit(d)), v);
 }
 
+/// v with each NaN lane replaced by the canonical NaN 0x7fffffff (float) or 0x7fffffffffffffff
+/// (double), as NVIDIA's arithmetic gives it.
+template <class D, class V>
+HWY_INLINE V CanonicalNaN(D d, V v) {
+  const hn::RebindToUnsigned<D> du;
+  using U = hn::TFromD<decltype(du)>;
+  const auto canonical = hn::BitCast(d, hn::Set(du, std::numeric_limits<U>::max() >> 1));
+  return hn::IfThenElse(hn::IsNaN(v), canonical, v);
+}
+
 /// Per-lane population count of 32-bit lanes. Highway 1.0.3 uses VPOPCNTD only on its AVX3_DL
 /// target; plain AVX3 builds on CPUs that have the instruction (Zen 4) would otherwise count
 /// bits with nibble table lookups. The raw intrinsic is valid only because

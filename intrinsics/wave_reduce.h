@@ -104,16 +104,7 @@ struct BitXorOp {
   }
 };
 
-/// A float denormal becomes a zero of the same sign under kFlushToZero. Only `float` flushes:
-/// DXIL's fp32-denorm-mode covers fp32 alone, and fp16 and fp64 always preserve denormals.
-template <class T>
-T FlushDenormal(T v, DenormMode mode) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (mode == DenormMode::kFlushToZero && std::fpclassify(v) == FP_SUBNORMAL)
-      return std::copysign(0.0f, v);
-  }
-  return v;
-}
+using detail::FlushDenormal;
 
 template <class T>
 bool IsNan(T v) {
