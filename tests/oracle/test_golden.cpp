@@ -57,7 +57,8 @@ constexpr const char* kProbes[] = {
     "probe_order",           "probe_special",           "probe_float_equality",
     "probe_sampler_weights", "probe_sampler_arithmetic", "probe_sampler_formats",
     "probe_sampler_address", "probe_sampler_encode",     "probe_sampler_precision",
-    "probe_minmax",          "probe_minmax_literals",    "probe_denormals"};
+    "probe_minmax",          "probe_minmax_literals",    "probe_denormals",
+    "probe_denormals_ops"};
 
 std::vector<std::byte> ReadBytes(const fs::path& path) {
   const std::string bytes = FileText(path);
@@ -125,10 +126,6 @@ TEST_CASE("the emulator with a device's profile reproduces that device's golden 
 TEST_CASE("the probes tell profiles apart: the nvidia profile at lavapipe's wave size does not reproduce lavapipe's golden bits") {
   // Each probe must be able to fail: with another device's policies its bits change.
   for (const char* probe : kProbes) {
-    // probe_denormals: no profile models per-thread arithmetic on denormals (run 8: the H100
-    // flushes them, lavapipe keeps them; tests/golden/README.md), so every profile gives
-    // lavapipe's bits there. It is held to lavapipe's bits by the test above.
-    if (std::string(probe) == "probe_denormals") continue;
     const auto dir = Root() / "tests/golden/lavapipe" / probe;
     const auto p = waveemu::oracle::ReadPipeline((Root() / "tests/pipelines" / (std::string(probe) + ".yaml")).string());
     waveemu::oracle::EmulatorRunOptions options;

@@ -1,6 +1,6 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
-// probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl and
-// probe_denormals.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under tests/golden/;
+// probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl,
+// probe_denormals.hlsl and probe_denormals_ops.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under tests/golden/;
 // tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
@@ -177,6 +177,39 @@ struct ProbeDenormals {
   }
 };
 
+// ------------------------------ probe_denormals_ops.hlsl
+struct ProbeDenormalsOps {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& tid) const { return asfloat(In[region * 64u + tid]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid), c = F(2, tid);
+    Out[0u * 64u + tid] = asuint(a / b);
+    Out[1u * 64u + tid] = asuint(frac(a));
+    Out[2u * 64u + tid] = asuint(mad(a, b, a));
+    Out[3u * 64u + tid] = select(a != b, 1u, 0u);
+    Out[4u * 64u + tid] = select(a <= b, 1u, 0u);
+    Out[5u * 64u + tid] = select(a > b, 1u, 0u);
+    Out[6u * 64u + tid] = select(a >= b, 1u, 0u);
+    Out[7u * 64u + tid] = asuint(floor(a));
+    Out[8u * 64u + tid] = asuint(sqrt(abs(a)));
+    Out[9u * 64u + tid] = asuint(ceil(a));
+    Out[10u * 64u + tid] = asuint(round(a));
+    Out[11u * 64u + tid] = asuint(trunc(a));
+    Out[12u * 64u + tid] = asuint(c + b);
+    Out[13u * 64u + tid] = asuint(c * a);
+    Out[14u * 64u + tid] = asuint(sqrt(c));
+    Out[15u * 64u + tid] = asuint(-c);
+    Out[16u * 64u + tid] = asuint(c + F(2, tid ^ 1u));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -201,6 +234,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeMinMax>("probe_minmax.hlsl"));
   ports.push_back(InOutProbePort<ProbeMinMaxLiterals>("probe_minmax_literals.hlsl"));
   ports.push_back(InOutProbePort<ProbeDenormals>("probe_denormals.hlsl"));
+  ports.push_back(InOutProbePort<ProbeDenormalsOps>("probe_denormals_ops.hlsl"));
 }
 
 }  // namespace waveemu::oracle
