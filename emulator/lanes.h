@@ -444,14 +444,15 @@ struct FloatArithmetic {
     } else {
       const GroupBase* g = GroupBase::Current();
       if (!g) return {};
-      return {g->profile().float_denormals == DenormMode::kFlushToZero,
-              g->profile().nan_result == NanResult::kCanonical};
+      const DeviceProfile& p = g->profile();
+      return {p.float_denormals == DenormMode::kFlushToZero,
+              p.nan_result == NanResult::kCanonical};
     }
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
-  DenormMode denormals() const {
-    return flush_denormals ? DenormMode::kFlushToZero : DenormMode::kPreserve;
-  }
+
+  // Operand: an operation's input; Result: its output. Vectors of any float type (the flags are
+  // false but for float), or one float lane.
   template <class D, class V>
   HWY_INLINE V Operand(D d, V v) const {
     return flush_denormals ? FlushDenormals(d, v) : v;
@@ -462,9 +463,13 @@ struct FloatArithmetic {
     return canonical_nan ? CanonicalNaN(d, v) : v;
   }
   template <class T>
+  T Operand(T v) const {
+    return flush_denormals ? FlushDenormal(v, DenormMode::kFlushToZero) : v;
+  }
+  template <class T>
   T Result(T v) const {
+    v = Operand(v);
     if constexpr (std::is_same_v<T, float>) {
-      v = FlushDenormal(v, denormals());
       if (canonical_nan && std::isnan(v)) return std::bit_cast<float>(0x7fffffffu);
     }
     return v;
@@ -520,16 +525,12 @@ template <class T, int N, class VecCmp, class ScalarCmp>
 HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
                            ScalarCmp scmp) {
   if constexpr (std::is_same_v<T, float>) {
-    if (FloatArithmetic::Current<T>().flush_denormals) {
-      const auto flushed = [&](auto x, auto y) {
-        const hn::ScalableTag<T> d;
-        return vcmp(FlushDenormals(d, x), FlushDenormals(d, y));
-      };
-      const auto flushed_scalar = [&](T x, T y) {
-        return scmp(FlushDenormal(x, DenormMode::kFlushToZero),
-                    FlushDenormal(y, DenormMode::kFlushToZero));
-      };
-      return CompareLanes(a, b, flushed, flushed_scalar);
+    const FloatArithmetic p = FloatArithmetic::Current<T>();
+    if (p.flush_denormals) {
+      const hn::ScalableTag<T> d;
+      return CompareLanes(
+          a, b, [&](auto x, auto y) { return vcmp(p.Operand(d, x), p.Operand(d, y)); },
+          [&](T x, T y) { return scmp(p.Operand(x), p.Operand(y)); });
     }
   }
   return CompareLanes(a, b, vcmp, scmp);
@@ -707,8 +708,7 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
     using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
     for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
-      const F x = detail::FlushDenormal(F(a.data()[t]), p.denormals()),
-              y = detail::FlushDenormal(F(b.data()[t]), p.denormals());
+      const F x = p.Operand(F(a.data()[t])), y = p.Operand(F(b.data()[t]));
       r.data()[t] = p.Result(T(is_mod ? std::fmod(x, y) : x / y));
     }
   } else if constexpr (std::is_unsigned_v<T>) {

@@ -123,20 +123,17 @@ inline bool FuseMultiplyAdd() {
   return g && g->profile().fuse_multiply_add;
 }
 
-/// What per-thread float min and max do where devices differ (probe_minmax), read from the
-/// running group's profile; outside a group, the defaults (lavapipe's rules).
+/// What per-thread float min and max do where devices differ (probe_minmax): the running
+/// device's FloatArithmetic (denormal operands, the NaN of two NaNs) and its +0/-0 tie; outside
+/// a group, the defaults (lavapipe's rules).
 struct FloatMinMaxPolicy {
-  bool flush_denormals = false;      // float_denormals == kFlushToZero
+  FloatArithmetic arithmetic;
   bool negative_zero_below = false;  // min_max_zero_tie == kNegativeZeroBelow
-  bool canonical_nan = false;        // nan_result == kCanonical: two NaNs give 0x7fffffff
 
   static FloatMinMaxPolicy Current() {
     const GroupBase* g = GroupBase::Current();
-    if (!g) return {};
-    const DeviceProfile& p = g->profile();
-    return {p.float_denormals == DenormMode::kFlushToZero,
-            p.min_max_zero_tie == ZeroTie::kNegativeZeroBelow,
-            p.nan_result == NanResult::kCanonical};
+    return {FloatArithmetic::Current<float>(),
+            g && g->profile().min_max_zero_tie == ZeroTie::kNegativeZeroBelow};
   }
 };
 
@@ -145,17 +142,14 @@ struct FloatMinMaxPolicy {
 /// chosen explicitly.
 template <bool kMax, class D, class V>
 V FloatMinMax(D d, V x, V y, const FloatMinMaxPolicy& p) {
-  if (p.flush_denormals) {
-    x = FlushDenormals(d, x);
-    y = FlushDenormals(d, y);
-  }
+  x = p.arithmetic.Operand(d, x);
+  y = p.arithmetic.Operand(d, y);
   V m = kMax ? hn::Max(x, y) : hn::Min(x, y);
   if (p.negative_zero_below)  // equal floats have equal bits but for +0/-0: OR gives -0, AND +0
     m = hn::IfThenElse(hn::Eq(x, y), kMax ? hn::And(x, y) : hn::Or(x, y), m);
   const auto x_nan = hn::IsNaN(x), y_nan = hn::IsNaN(y);
-  V r = hn::IfThenElse(x_nan, y, hn::IfThenElse(y_nan, x, m));
-  if (p.canonical_nan) r = CanonicalNaN(d, r);  // only both NaN leaves a NaN here
-  return r;
+  // Only two NaN operands leave a NaN here, which Result makes canonical where the device does.
+  return p.arithmetic.Result(d, hn::IfThenElse(x_nan, y, hn::IfThenElse(y_nan, x, m)));
 }
 
 /// min or max of per-thread values; only float reads the profile (half and double, which no
@@ -436,7 +430,7 @@ Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
   Lanes<T, N> r{NoInit{}};
   const FloatArithmetic p = FloatArithmetic::Current<T>();
   for (int i = 0; i < N; ++i)
-    r.data()[i] = p.Result(T(f(FlushDenormal(float(a.data()[i]), p.denormals()))));
+    r.data()[i] = p.Result(T(f(p.Operand(float(a.data()[i])))));
   return r;
 }
 
