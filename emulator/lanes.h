@@ -429,6 +429,15 @@ T FlushDenormal(T v, DenormMode mode) {
   return v;
 }
 
+/// The canonical NaN of NanResult::kCanonical: every payload bit set, sign clear
+/// (0x7fff for half, 0x7fffffff for float, 0x7fffffffffffffff for double).
+template <class T>
+T CanonicalNan() {
+  if constexpr (std::is_same_v<T, half>) return half::FromBits(0x7fffu);
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(0x7fffffffu);
+  else return std::bit_cast<double>(0x7fffffffffffffffull);
+}
+
 /// What the running group's device does to per-thread fp32 arithmetic, where devices differ
 /// (the H100: probe_denormals, probe_denormals_ops). Only `float`: half and double keep IEEE's
 /// rules under every profile. Any group, whatever its width: a uniform value computes as one
@@ -470,7 +479,7 @@ struct FloatArithmetic {
   T Result(T v) const {
     v = Operand(v);
     if constexpr (std::is_same_v<T, float>) {
-      if (canonical_nan && std::isnan(v)) return std::bit_cast<float>(0x7fffffffu);
+      if (canonical_nan && std::isnan(v)) return CanonicalNan<float>();
     }
     return v;
   }

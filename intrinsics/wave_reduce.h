@@ -113,14 +113,7 @@ bool IsNan(T v) {
   else return false;
 }
 
-/// The canonical NaN of NanResult::kCanonical: every payload bit set, sign clear
-/// (0x7fff for half, 0x7fffffff for float, 0x7fffffffffffffff for double).
-template <class T>
-T CanonicalNan() {
-  if constexpr (std::is_same_v<T, half>) return half::FromBits(0x7fffu);
-  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(0x7fffffffu);
-  else return std::bit_cast<double>(0x7fffffffffffffffull);
-}
+using detail::CanonicalNan;
 
 /// A result's NaN encoding per the profile: the canonical NaN, or whatever IEEE gave.
 template <class T>
