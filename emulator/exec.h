@@ -132,7 +132,8 @@ class GroupBase {
   /// Checks that every thread of the group reaches a barrier together.
   virtual void Barrier(const char* name) = 0;
   virtual int wave_size() const = 0;
-  virtual const DeviceProfile& profile() const = 0;
+  /// Not virtual: per-thread float operations read it on every call (FloatArithmetic).
+  const DeviceProfile& profile() const { return *profile_; }
   virtual DispatchShared* shared() const = 0;
   /// Records an undefined point the kernel reached (see DiagnosticLog).
   virtual void Report(std::string rule, std::string details) const = 0;
@@ -150,6 +151,12 @@ class GroupBase {
     static thread_local GroupBase* current = nullptr;
     return current;
   }
+
+ protected:
+  explicit GroupBase(const DeviceProfile& profile) : profile_(&profile) {}
+
+ private:
+  const DeviceProfile* profile_;
 };
 
 template <std::integral I>
@@ -179,7 +186,7 @@ class GroupState final : public GroupBase {
 
   /// Keeps a pointer to `profile`, which must outlive the state (a temporary would not).
   GroupState(int wave_size, const DeviceProfile& profile, uint3 group_id, DispatchShared* shared)
-      : wave_size_(wave_size), profile_(&profile), shared_(shared) {
+      : GroupBase(profile), wave_size_(wave_size), shared_(shared) {
     Reset(group_id);
   }
   GroupState(int, DeviceProfile&&, uint3, DispatchShared*) = delete;
@@ -334,7 +341,6 @@ class GroupState final : public GroupBase {
   // ------------------------------ waves
   int wave_size() const override { return wave_size_; }
   int wave_count() const { return (N + wave_size_ - 1) / wave_size_; }
-  const DeviceProfile& profile() const override { return *profile_; }
   uint3 group_id() const { return group_id_; }
   DispatchShared* shared() const override { return shared_; }
 
@@ -361,7 +367,6 @@ class GroupState final : public GroupBase {
   bool include_helpers_in_wave_ops_ = false;
   bool pixel_shader_ = false;
   int wave_size_;
-  const DeviceProfile* profile_;
   DispatchShared* shared_;
   uint3 group_id_;
   // Only frames_[0, depth_) and function_entry_[0, function_depth_) are meaningful; PushFrame
