@@ -5,6 +5,7 @@
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -140,7 +141,7 @@ TEST_CASE("the nvidia profile's float min and max flush denormals, put -0 below 
   const auto bits = [](float v) { return std::bit_cast<uint32_t>(v); };
   for (int t = 0; t < kPairs; ++t) {
     const float x = a.lane(t), y = b.lane(t);
-    INFO("thread ", t, ": a = 0x", std::hex, bits(x), ", b = 0x", bits(y));
+    INFO(fmt::format("thread {}: a = {:#010x}, b = {:#010x}", t, bits(x), bits(y)));
     CHECK(bits(mn.lane(t)) == H100MinMaxBits(false, x, y));
     CHECK(bits(mx.lane(t)) == H100MinMaxBits(true, x, y));
     CHECK(bits(uniform_min.lane(t)) == H100MinMaxBits(false, x, y));
@@ -278,7 +279,7 @@ TEST_CASE("countbits, firstbitlow, firstbithigh and reversebits match bit-by-bit
         shigh = uint32_t(i);
         break;
       }
-    INFO("thread ", t, " x=0x", std::hex, v);
+    INFO(fmt::format("thread {} x={:#x}", t, v));
     CHECK(cb.lane(t) == count);
     CHECK(lo.lane(t) == low);
     CHECK(hi.lane(t) == high);
