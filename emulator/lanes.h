@@ -114,6 +114,26 @@ decltype(auto) ValueOf(const A& a) {
   else return (a);
 }
 
+/// Whether the running group's device converts fp32 to 32-bit integers as x86 does
+/// (FloatToInt::kX86). Outside a group: D3D's saturating rule.
+inline bool X86FloatToInt() {
+  const GroupBase* g = GroupBase::Current();
+  return g && g->profile().float_to_int == FloatToInt::kX86;
+}
+
+/// (int)x or (uint)x as x86's truncating conversions give it: the truncation where it fits,
+/// else (NaN included) 0x80000000 for int, 0xffffffff for uint.
+template <class I>
+I X86Truncate(float x) {
+  static_assert(sizeof(I) == 4 && std::is_integral_v<I>);
+  constexpr double kLow = std::is_signed_v<I> ? -2147483648.0 : 0.0;
+  constexpr double kEnd = std::is_signed_v<I> ? 2147483648.0 : 4294967296.0;
+  const double t = std::trunc(double(x));
+  if (!(t >= kLow && t < kEnd)) return std::is_signed_v<I> ? std::numeric_limits<I>::min()
+                                                           : std::numeric_limits<I>::max();
+  return I(t);
+}
+
 }  // namespace detail
 
 /// The ten compound assignments of a class Self whose current value is VALUE (an expression of
@@ -199,7 +219,8 @@ class Lanes {
     std::copy(values.begin(), values.end(), v_);
     std::fill(v_ + N, v_ + kPadded, T{});
   }
-  /// HLSL cast between scalar types: (uint)f truncates and saturates, NaN gives 0 (D3D ftoi).
+  /// HLSL cast between scalar types: (uint)f truncates and saturates, NaN gives 0 (D3D ftoi;
+  /// fp32 to 32-bit integers as the device's FloatToInt says).
   template <class U>
     requires(!std::is_same_v<U, T>)
   explicit Lanes(const Lanes<U, N>& other) {
@@ -207,6 +228,12 @@ class Lanes {
       // int <-> uint of one width keeps the bits (C++20 wraps as HLSL does): a copy, no loop.
       detail::CopyBytes<sizeof(v_)>(v_, other.data());
     } else {
+      if constexpr (std::is_same_v<U, float> && std::is_integral_v<T> && sizeof(T) == 4) {
+        if (detail::X86FloatToInt()) {
+          for (int t = 0; t < kPadded; ++t) v_[t] = detail::X86Truncate<T>(other.data()[t]);
+          return;
+        }
+      }
       Fill(T{});
       for (int t = 0; t < kPadded && t < Lanes<U, N>::kPadded; ++t)
         v_[t] = Lanes<U, N>::template ConvertScalarTo<T>(other.data()[t]);
@@ -445,6 +472,7 @@ T CanonicalNan() {
 struct FloatArithmetic {
   bool flush_denormals = false;  // float_denormals == kFlushToZero: operands and results
   bool canonical_nan = false;    // nan_result == kCanonical: every NaN result is 0x7fffffff
+  bool default_library_nan = false;  // library_nan == kDefault (read by LibraryResult)
 
   template <class T>
   static FloatArithmetic Current() {
@@ -455,7 +483,7 @@ struct FloatArithmetic {
       if (!g) return {};
       const DeviceProfile& p = g->profile();
       return {p.float_denormals == DenormMode::kFlushToZero,
-              p.nan_result == NanResult::kCanonical};
+              p.nan_result == NanResult::kCanonical, p.library_nan == LibraryNan::kDefault};
     }
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
@@ -480,6 +508,17 @@ struct FloatArithmetic {
     v = Operand(v);
     if constexpr (std::is_same_v<T, float>) {
       if (canonical_nan && std::isnan(v)) return CanonicalNan<float>();
+    }
+    return v;
+  }
+  /// Result() of a math function the driver computes in software (LibraryNan): under kDefault
+  /// (and no canonical NaN) every NaN is 0x7fc00000.
+  template <class T>
+  T LibraryResult(T v) const {
+    v = Result(v);
+    if constexpr (std::is_same_v<T, float>) {
+      if (default_library_nan && !canonical_nan && std::isnan(v))
+        return std::bit_cast<float>(0x7fc00000u);
     }
     return v;
   }

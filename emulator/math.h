@@ -424,13 +424,17 @@ template <class T>
 inline constexpr bool kIsHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 /// r[t] = f(float(a[t])) rounded to T: a DXIL primitive that waveemu evaluates with the C library
-/// in float (half: computed in float, rounded to half once).
-template <class T, int N, class F>
+/// in float (half: computed in float, rounded to half once). kLibraryNan: a NaN result follows
+/// the device's LibraryNan (log2, sin, cos, tan: the functions probe_nan_math found llvmpipe to
+/// compute with a NaN of its own).
+template <bool kLibraryNan = false, class T, int N, class F>
 Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
   Lanes<T, N> r{NoInit{}};
   const FloatArithmetic p = FloatArithmetic::Current<T>();
-  for (int i = 0; i < N; ++i)
-    r.data()[i] = p.Result(T(f(p.Operand(float(a.data()[i])))));
+  for (int i = 0; i < N; ++i) {
+    const T v = T(f(p.Operand(float(a.data()[i]))));
+    r.data()[i] = kLibraryNan ? p.LibraryResult(v) : p.Result(v);
+  }
   return r;
 }
 
@@ -522,7 +526,7 @@ Lanes<T, N> exp2(const Lanes<T, N>& x) {
 template <class T, int N>
 Lanes<T, N> log2(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("log2", T);
-  return detail::MapFloat(x, [](float v) { return std::log2(v); });
+  return detail::MapFloat<true>(x, [](float v) { return std::log2(v); });
 }
 
 // ------------------------------ exp
@@ -630,21 +634,22 @@ Lanes<T, N> radians(const Lanes<T, N>& x) {
 // ------------------------------ sin, cos, tan, asin, acos, atan, sinh, cosh, tanh
 // One DXIL primitive each (Sin, Cos, Tan, Asin, Acos, Atan, Hsin, Hcos, Htan): std:: in float per
 // lane. Not bit-exact across devices (D3D: sin/cos absolute error 0.0008 on [-100 pi, 100 pi]).
-#define WAVEEMU_MATH_TRANSCENDENTAL(NAME)                                   \
-  template <class T, int N>                                                 \
-  Lanes<T, N> NAME(const Lanes<T, N>& x) {                                  \
-    WAVEEMU_FLOAT_LIKE(#NAME, T);                                           \
-    return detail::MapFloat(x, [](float v) { return std::NAME(v); });      \
+// LIBRARY_NAN: whether the NaN follows LibraryNan (measured for sin, cos, tan only).
+#define WAVEEMU_MATH_TRANSCENDENTAL(NAME, LIBRARY_NAN)                             \
+  template <class T, int N>                                                        \
+  Lanes<T, N> NAME(const Lanes<T, N>& x) {                                         \
+    WAVEEMU_FLOAT_LIKE(#NAME, T);                                                  \
+    return detail::MapFloat<LIBRARY_NAN>(x, [](float v) { return std::NAME(v); }); \
   }
-WAVEEMU_MATH_TRANSCENDENTAL(sin)
-WAVEEMU_MATH_TRANSCENDENTAL(cos)
-WAVEEMU_MATH_TRANSCENDENTAL(tan)
-WAVEEMU_MATH_TRANSCENDENTAL(asin)
-WAVEEMU_MATH_TRANSCENDENTAL(acos)
-WAVEEMU_MATH_TRANSCENDENTAL(atan)
-WAVEEMU_MATH_TRANSCENDENTAL(sinh)
-WAVEEMU_MATH_TRANSCENDENTAL(cosh)
-WAVEEMU_MATH_TRANSCENDENTAL(tanh)
+WAVEEMU_MATH_TRANSCENDENTAL(sin, true)
+WAVEEMU_MATH_TRANSCENDENTAL(cos, true)
+WAVEEMU_MATH_TRANSCENDENTAL(tan, true)
+WAVEEMU_MATH_TRANSCENDENTAL(asin, false)
+WAVEEMU_MATH_TRANSCENDENTAL(acos, false)
+WAVEEMU_MATH_TRANSCENDENTAL(atan, false)
+WAVEEMU_MATH_TRANSCENDENTAL(sinh, false)
+WAVEEMU_MATH_TRANSCENDENTAL(cosh, false)
+WAVEEMU_MATH_TRANSCENDENTAL(tanh, false)
 #undef WAVEEMU_MATH_TRANSCENDENTAL
 
 // ------------------------------ atan2
@@ -675,12 +680,21 @@ void sincos(const Lanes<T, N>& x, S&& s, C&& c) {
 }
 
 // ------------------------------ f32tof16
-/// f32tof16(x): the half nearest x (ties to even; overflow gives inf, NaN stays NaN) in the low
-/// 16 bits of a uint, the high 16 bits 0. Exact.
+/// f32tof16(x): the half nearest x (ties to even; overflow gives inf) in the low 16 bits of a
+/// uint, the high 16 bits 0. Exact. A NaN gives a half NaN: x86's (sign, quiet bit and the
+/// payload's top bits kept), 0x7e00 with x's sign under LibraryNan::kDefault, 0x7fff under
+/// NanResult::kCanonical (probe_nan_math).
 template <class T, int N>
 Lanes<uint32_t, N> f32tof16(const Lanes<T, N>& x) {
   static_assert(std::is_same_v<T, float>, "f32tof16 takes float (HLSL float<>)");
-  return detail::MapScalar<uint32_t>(x, [](float v) { return uint32_t(half(v).bits()); });
+  const detail::FloatArithmetic p = detail::FloatArithmetic::Current<float>();
+  // The half a NaN becomes; 0: x86's conversion decides.
+  const uint32_t nan_bits = p.canonical_nan ? 0x7fffu : p.default_library_nan ? 0x7e00u : 0u;
+  return detail::MapScalar<uint32_t>(x, [nan_bits](float v) {
+    if (nan_bits && std::isnan(v))
+      return nan_bits == 0x7e00u && std::signbit(v) ? 0xfe00u : nan_bits;
+    return uint32_t(half(v).bits());
+  });
 }
 
 // ------------------------------ f16tof32

@@ -54,6 +54,25 @@ enum class NanResult {
   kCanonical,  // 0x7fffffff (float), 0x7fffffffffffffff (double)
 };
 
+/// The NaN of the math functions a driver computes in software (log2, sin, cos, tan, and log and
+/// log10 built on log2) and of f32tof16, under NanResult::kPropagate (kCanonical gives 0x7fffffff
+/// and the half 0x7fff: the H100, probe_nan_math).
+enum class LibraryNan {
+  kHost,     // x86's C library and F16C: a NaN operand's payload, quieted (log2 of 0x7fa01234 is
+             // 0x7fe01234; f32tof16 keeps the payload's top bits); an invalid operation (log2(-1),
+             // sin(inf)) gives 0xffc00000
+  kDefault,  // +NaN 0x7fc00000 for every NaN result; f32tof16 gives 0x7e00 with the operand's sign
+             // (Mesa llvmpipe, probe_nan_math)
+};
+
+/// (int)x and (uint)x of fp32 lanes where x is NaN or out of the integer's range.
+enum class FloatToInt {
+  kSaturate,  // D3D ftoi/ftou: NaN gives 0, other values the nearest representable integer
+  kX86,       // x86's truncating conversions (cvttps2dq, AVX-512 cvttps2udq; Mesa llvmpipe): a
+              // NaN or a value whose truncation is out of range gives 0x80000000 (int) or
+              // 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0)
+};
+
 /// WaveActiveMin/Max when every active lane holds NaN.
 enum class AllNanMinMax {
   kIdentity,   // +inf for Min, -inf for Max (NaNs are skipped and nothing is left)
@@ -166,6 +185,8 @@ struct DeviceProfile {
   // stores, bit casts and conversions never flush; half and double always keep theirs (DXIL's
   // fp32-denorm-mode is fp32 only).
   DenormMode float_denormals = DenormMode::kPreserve;
+  LibraryNan library_nan = LibraryNan::kHost;
+  FloatToInt float_to_int = FloatToInt::kSaturate;
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
   SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
@@ -191,6 +212,10 @@ inline DeviceProfile LavapipeProfile() {
   p.inactive_read = InactiveRead::kLaneValue;
   p.signed_division = SignedDivision::kAllOnes;
   p.fuse_multiply_add = false;
+  // probe_nan_math: llvmpipe's log2, sin, cos, tan give 0x7fc00000 for NaNs, its f32tof16 a
+  // payload-free half NaN; its float-to-int conversions are x86's.
+  p.library_nan = LibraryNan::kDefault;
+  p.float_to_int = FloatToInt::kX86;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml (docs/textures.md): float textures filter
   // with the float fraction as weight and fused lerps; UNORM8 in 8-bit fixed point; llvmpipe's
@@ -222,9 +247,10 @@ inline DeviceProfile NvidiaProfile() {
   p.signed_division = SignedDivision::kAllOnes;
   p.switch_default = SwitchDefaultGrouping::kPerValue;
   p.fuse_multiply_add = true;
-  // Runs 8 and 9 (probe_minmax, probe_denormals, probe_denormals_ops): min and max order -0
-  // below +0; per-thread fp32 arithmetic and comparisons flush denormal operands and results
-  // (not floor, ceil, round, trunc); every NaN they give is 0x7fffffff (nan_result).
+  // Runs 8 to 10 (probe_minmax, probe_denormals, probe_denormals_ops, probe_nan_math): min and
+  // max order -0 below +0; per-thread fp32 arithmetic and comparisons flush denormal operands
+  // and results (not floor, ceil, round, trunc); every NaN they give is 0x7fffffff (nan_result),
+  // f32tof16's 0x7fff; conversions to int saturate (float_to_int's default).
   p.min_max_zero_tie = ZeroTie::kNegativeZeroBelow;
   p.float_denormals = DenormMode::kFlushToZero;
   p.poison_undefined = false;

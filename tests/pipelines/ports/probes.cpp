@@ -1,6 +1,7 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
 // probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl,
-// probe_denormals.hlsl and probe_denormals_ops.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under tests/golden/;
+// probe_denormals.hlsl, probe_denormals_ops.hlsl and probe_nan_math.hlsl (DESIGN §3), statement
+// for statement. Their expected bits are recorded per device under tests/golden/;
 // tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
@@ -210,6 +211,46 @@ struct ProbeDenormalsOps {
   }
 };
 
+// ------------------------------ probe_nan_math.hlsl
+struct ProbeNanMath {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& tid) const { return asfloat(In[region * 64u + tid]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> x = F(0, tid), s = F(1, tid), r = F(2, tid);
+    Out[0u * 64u + tid] = asuint(abs(x));
+    Out[1u * 64u + tid] = asuint(floor(x));
+    Out[2u * 64u + tid] = asuint(ceil(x));
+    Out[3u * 64u + tid] = asuint(round(x));
+    Out[4u * 64u + tid] = asuint(trunc(x));
+    Out[5u * 64u + tid] = asuint(frac(x));
+    Out[6u * 64u + tid] = asuint(saturate(x));
+    Out[7u * 64u + tid] = asuint(Int<N>(sign(x)));
+    Out[8u * 64u + tid] = asuint(rcp(x));
+    Out[9u * 64u + tid] = f32tof16(x);
+    Out[10u * 64u + tid] = asuint(Int<N>(x));
+    Out[11u * 64u + tid] = Uint<N>(x);
+    Out[12u * 64u + tid] = asuint(exp2(s));
+    Out[13u * 64u + tid] = asuint(log2(s));
+    Out[14u * 64u + tid] = asuint(exp(s));
+    Out[15u * 64u + tid] = asuint(log(s));
+    Out[16u * 64u + tid] = asuint(sin(s));
+    Out[17u * 64u + tid] = asuint(cos(s));
+    Out[18u * 64u + tid] = asuint(rsqrt(s));
+    Out[19u * 64u + tid] = asuint(Int<N>(r));
+    Out[20u * 64u + tid] = Uint<N>(r);
+    Out[21u * 64u + tid] = f32tof16(r);
+    Out[22u * 64u + tid] = asuint(tan(s));
+    Out[23u * 64u + tid] = asuint(log10(s));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -235,6 +276,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeMinMaxLiterals>("probe_minmax_literals.hlsl"));
   ports.push_back(InOutProbePort<ProbeDenormals>("probe_denormals.hlsl"));
   ports.push_back(InOutProbePort<ProbeDenormalsOps>("probe_denormals_ops.hlsl"));
+  ports.push_back(InOutProbePort<ProbeNanMath>("probe_nan_math.hlsl"));
 }
 
 }  // namespace waveemu::oracle
