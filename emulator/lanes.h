@@ -116,7 +116,7 @@ decltype(auto) ValueOf(const A& a) {
 
 /// Whether the running group's device converts fp32 to 32-bit integers as x86 does
 /// (FloatToInt::kX86). Outside a group: D3D's saturating rule.
-inline bool X86FloatToInt() {
+inline bool UsesX86FloatToInt() {
   const GroupBase* g = GroupBase::Current();
   return g && g->profile().float_to_int == FloatToInt::kX86;
 }
@@ -229,7 +229,7 @@ class Lanes {
       detail::CopyBytes<sizeof(v_)>(v_, other.data());
     } else {
       if constexpr (std::is_same_v<U, float> && std::is_integral_v<T> && sizeof(T) == 4) {
-        if (detail::X86FloatToInt()) {
+        if (detail::UsesX86FloatToInt()) {
           for (int t = 0; t < kPadded; ++t) v_[t] = detail::X86Truncate<T>(other.data()[t]);
           return;
         }
@@ -331,6 +331,10 @@ class Lanes {
  private:
   template <class S>
   static T ConvertScalar(S value) {
+    if constexpr (std::is_same_v<S, float> && std::is_integral_v<T> && sizeof(T) == 4) {
+      // A uniform float converts as the device converts (FloatToInt), like a per-thread one.
+      if (detail::UsesX86FloatToInt()) return detail::X86Truncate<T>(value);
+    }
     if constexpr (kIsLaneType<S>) {
       return Lanes<S, N>::template ConvertScalarTo<T>(value);
     } else if constexpr (std::is_floating_point_v<S>) {

@@ -688,12 +688,11 @@ template <class T, int N>
 Lanes<uint32_t, N> f32tof16(const Lanes<T, N>& x) {
   static_assert(std::is_same_v<T, float>, "f32tof16 takes float (HLSL float<>)");
   const detail::FloatArithmetic p = detail::FloatArithmetic::Current<float>();
-  // The half a NaN becomes; 0: x86's conversion decides.
-  const uint32_t nan_bits = p.canonical_nan ? 0x7fffu : p.default_library_nan ? 0x7e00u : 0u;
-  return detail::MapScalar<uint32_t>(x, [nan_bits](float v) {
-    if (nan_bits && std::isnan(v))
-      return nan_bits == 0x7e00u && std::signbit(v) ? 0xfe00u : nan_bits;
-    return uint32_t(half(v).bits());
+  const bool canonical = p.canonical_nan, signed_quiet = !canonical && p.default_library_nan;
+  return detail::MapScalar<uint32_t>(x, [canonical, signed_quiet](float v) {
+    if (std::isnan(v) && canonical) return 0x7fffu;
+    if (std::isnan(v) && signed_quiet) return std::signbit(v) ? 0xfe00u : 0x7e00u;
+    return uint32_t(half(v).bits());  // x86's F16C conversion, NaNs included
   });
 }
 

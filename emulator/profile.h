@@ -54,8 +54,8 @@ enum class NanResult {
   kCanonical,  // 0x7fffffff (float), 0x7fffffffffffffff (double)
 };
 
-/// The NaN of the math functions a driver computes in software (log2, sin, cos, tan, and log and
-/// log10 built on log2) and of f32tof16, under NanResult::kPropagate (kCanonical gives 0x7fffffff
+/// The NaN of the math functions a driver computes in software (log2, sin, cos, tan, and log,
+/// log10 and pow built on log2) and of f32tof16, under NanResult::kPropagate (kCanonical gives 0x7fffffff
 /// and the half 0x7fff: the H100, probe_nan_math).
 enum class LibraryNan {
   kHost,     // x86's C library and F16C: a NaN operand's payload, quieted (log2 of 0x7fa01234 is
@@ -68,9 +68,11 @@ enum class LibraryNan {
 /// (int)x and (uint)x of fp32 lanes where x is NaN or out of the integer's range.
 enum class FloatToInt {
   kSaturate,  // D3D ftoi/ftou: NaN gives 0, other values the nearest representable integer
-  kX86,       // x86's truncating conversions (cvttps2dq, AVX-512 cvttps2udq; Mesa llvmpipe): a
-              // NaN or a value whose truncation is out of range gives 0x80000000 (int) or
-              // 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0)
+  kX86,       // x86's truncating conversions (cvttps2dq, AVX-512 cvttps2udq; Mesa llvmpipe on an
+              // AVX-512 host): a NaN or a value whose truncation is out of range gives 0x80000000
+              // (int) or 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0). Without
+              // AVX-512 llvmpipe's (uint) differs there (NaN and infinities give 0, negatives
+              // wrap); not modelled.
 };
 
 /// WaveActiveMin/Max when every active lane holds NaN.

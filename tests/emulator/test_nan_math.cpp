@@ -85,6 +85,25 @@ TEST_CASE("(int) and (uint) of fp32 lanes saturate with NaN 0 (D3D), or give x86
   CHECK(from_double.lane(0) == 2147483647);
 }
 
+TEST_CASE("float_to_int reaches uniform floats and vector casts") {
+  const float nan = FromBits(0x7fc00000u);
+  Uint<4> uniform_nan, uniform_nan_spec;
+  Int<4> uniform_big;
+  Int3<4> vector_cast;
+  test::RunGroup<4>(4, [&] {
+    uniform_nan = Uint<4>(nan);  // a plain float, converted as a per-thread one would be
+    uniform_big = Int<4>(3e9f);
+    vector_cast = Int3<4>(Float3<4>(nan, -2.0f, 3e9f));
+  }, LavapipeProfile());
+  test::RunGroup<4>(4, [&] { uniform_nan_spec = Uint<4>(nan); }, SpecProfile());
+  CHECK(uniform_nan.lane(0) == kAllOnes);
+  CHECK(uint32_t(uniform_big.lane(0)) == kIntMin);
+  CHECK(uint32_t(vector_cast.lane(0)[0]) == kIntMin);
+  CHECK(vector_cast.lane(0)[1] == -2);
+  CHECK(uint32_t(vector_cast.lane(0)[2]) == kIntMin);
+  CHECK(uniform_nan_spec.lane(0) == 0u);
+}
+
 TEST_CASE("f32tof16 of a NaN: x86's half under spec, 0x7e00 with the sign under lavapipe, 0x7fff under nvidia") {
   // sNaN 0x7fa01234: x86 keeps the sign and the fraction's top ten bits (0x100) and sets the
   // quiet bit (0x200): 0x7f00. -qNaN 0xffc05678: 0xfe00 | 0x02 = 0xfe02.

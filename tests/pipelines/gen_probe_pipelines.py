@@ -151,7 +151,8 @@ SPECIAL_ONLY = [0x7fa01234, 0xffc05678, 0x7f800000, 0xff800000, 0x00000000, 0x80
                 0xff812345]
 # Conversions' edges: +-2^31, 2^32, 3e9, -0.5, -2, the floats below 2^32 and 2^31, +-1.5, the
 # float below -2^31, -0.99999994, 65520 and 65519.996 (half's overflow edge), 2^-25 and 1.5*2^-25
-# (half's smallest denormal, half of it and three quarters of it).
+# (half of half's smallest denormal 2^-24, a tie that rounds to even 0, and three quarters of it,
+# which rounds up to 2^-24).
 R = [0x4f000000, 0xcf000000, 0x4f800000, 0x4f32d05e, 0xbf000000, 0xc0000000, 0x4f7fffff, 0x4effffff,
      0x3fc00000, 0xbfc00000, 0xcf000001, 0xbf7fffff, 0x477ff000, 0x477fefff, 0x33000000, 0x33400000]
 NAN_MATH = pipeline('probe_nan_math', '''\
