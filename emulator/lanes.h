@@ -476,19 +476,22 @@ T CanonicalNan() {
 struct FloatArithmetic {
   bool flush_denormals = false;  // float_denormals == kFlushToZero: operands and results
   bool canonical_nan = false;    // nan_result == kCanonical: every NaN result is 0x7fffffff
-  bool default_library_nan = false;  // library_nan == kDefault (read by LibraryResult)
+  // library_nan == kDefault where canonical_nan does not override it: the math functions'
+  // NaNs are 0x7fc00000 (LibraryResult).
+  bool default_library_nan = false;
 
   template <class T>
   static FloatArithmetic Current() {
-    if constexpr (!std::is_same_v<T, float>) {
-      return {};
-    } else {
-      const GroupBase* g = GroupBase::Current();
-      if (!g) return {};
-      const DeviceProfile& p = g->profile();
-      return {p.float_denormals == DenormMode::kFlushToZero,
-              p.nan_result == NanResult::kCanonical, p.library_nan == LibraryNan::kDefault};
-    }
+    if constexpr (!std::is_same_v<T, float>) return {};
+    else return Of(GroupBase::Current());
+  }
+  /// The fp32 rules of group g's device (nullptr: outside a group, IEEE's).
+  static FloatArithmetic Of(const GroupBase* g) {
+    if (!g) return {};
+    const DeviceProfile& p = g->profile();
+    const bool canonical = p.nan_result == NanResult::kCanonical;
+    return {p.float_denormals == DenormMode::kFlushToZero, canonical,
+            !canonical && p.library_nan == LibraryNan::kDefault};
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
 
@@ -516,13 +519,12 @@ struct FloatArithmetic {
     return v;
   }
   /// Result() of a math function the driver computes in software (LibraryNan): under kDefault
-  /// (and no canonical NaN) every NaN is 0x7fc00000.
+  /// every NaN is 0x7fc00000.
   template <class T>
   T LibraryResult(T v) const {
     v = Result(v);
     if constexpr (std::is_same_v<T, float>) {
-      if (default_library_nan && !canonical_nan && std::isnan(v))
-        return std::bit_cast<float>(0x7fc00000u);
+      if (default_library_nan && std::isnan(v)) return std::bit_cast<float>(0x7fc00000u);
     }
     return v;
   }

@@ -132,7 +132,7 @@ struct FloatMinMaxPolicy {
 
   static FloatMinMaxPolicy Current() {
     const GroupBase* g = GroupBase::Current();
-    return {FloatArithmetic::Current<float>(),
+    return {FloatArithmetic::Of(g),
             g && g->profile().min_max_zero_tie == ZeroTie::kNegativeZeroBelow};
   }
 };
@@ -688,10 +688,9 @@ template <class T, int N>
 Lanes<uint32_t, N> f32tof16(const Lanes<T, N>& x) {
   static_assert(std::is_same_v<T, float>, "f32tof16 takes float (HLSL float<>)");
   const detail::FloatArithmetic p = detail::FloatArithmetic::Current<float>();
-  const bool canonical = p.canonical_nan, signed_quiet = !canonical && p.default_library_nan;
-  return detail::MapScalar<uint32_t>(x, [canonical, signed_quiet](float v) {
-    if (std::isnan(v) && canonical) return 0x7fffu;
-    if (std::isnan(v) && signed_quiet) return std::signbit(v) ? 0xfe00u : 0x7e00u;
+  return detail::MapScalar<uint32_t>(x, [p](float v) {
+    if (std::isnan(v) && p.canonical_nan) return 0x7fffu;
+    if (std::isnan(v) && p.default_library_nan) return std::signbit(v) ? 0xfe00u : 0x7e00u;
     return uint32_t(half(v).bits());  // x86's F16C conversion, NaNs included
   });
 }

@@ -282,7 +282,8 @@ struct Vector : VectorStorage<T, C, N> {
       for (int t = 0; t < N; ++t) (*this)[i].set_lane(t, components[i][t]);
   }
   /// HLSL cast between vector types, component by component with the scalar rules (D3D ftoi for
-  /// float to int, or the device's FloatToInt for fp32; != 0 for bool); (float2)v4 keeps the first components, as HLSL truncates.
+  /// float to int, or the device's FloatToInt for fp32; != 0 for bool); (float2)v4 keeps the
+  /// first components, as HLSL truncates.
   template <class U, int C2>
     requires((!std::is_same_v<U, T> && C2 == C) || C2 > C)
   explicit Vector(const Vector<U, C2, N>& other) {
