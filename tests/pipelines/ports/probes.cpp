@@ -231,7 +231,7 @@ struct ProbeNanMath {
     Out[4u * 64u + tid] = asuint(trunc(x));
     Out[5u * 64u + tid] = asuint(frac(x));
     Out[6u * 64u + tid] = asuint(saturate(x));
-    Out[7u * 64u + tid] = asuint(Int<N>(sign(x)));
+    Out[7u * 64u + tid] = asuint(Int<N>(sign(x)));  // HLSL: (int) for glslang, whose sign is a float
     Out[8u * 64u + tid] = asuint(rcp(x));
     Out[9u * 64u + tid] = f32tof16(x);
     Out[10u * 64u + tid] = asuint(Int<N>(x));
