@@ -1,0 +1,51 @@
+"""Writes emulator/data/h100_{rcp,sqrt,rsqrt}.z, the H100's fp32 rcp, sqrt and rsqrt over every
+significand, from run 11's records (docs/gpu_runs/2026-11-23-h100-run11/*.npz). Run once by hand
+after a new measurement (it needs numpy; the build does not):
+
+    python3 tools/device/make_h100_tables.py
+
+Each file is zlib data holding one 2-bit code per entry, four entries a byte, entry k in bits
+2*(k % 4) of byte k / 4: the device's result bits minus a reference's bits, plus a bias.
+  rcp:   k < 2^23, x = 1 + k * 2^-23, reference 1.0f / x (IEEE), bias 1.
+  sqrt:  k < 2^24, x = asfloat(0x3f800000 + k) in [1, 4), reference sqrtf(x), bias 1.
+  rsqrt: the same x, reference (float)(1.0 / sqrt((double)x)), bias 2.
+emulator/nvidia_tables.cpp decodes them with the same references."""
+import os
+import zlib
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUN = os.path.join(ROOT, "docs/gpu_runs/2026-11-23-h100-run11")
+
+
+def device(name, ref):
+    """The device's words of run 11's buffer NAME: reference + delta, or the recorded bits."""
+    z = np.load(os.path.join(RUN, f"{name}.npz"))
+    bits = ref.view(np.int32).astype(np.int64) + z["delta"].astype(np.int64)
+    bits[z["big_index"]] = z["big_bits"].view(np.int32)
+    return bits
+
+
+def write(name, dev, ref, bias):
+    code = dev - ref.view(np.int32).astype(np.int64) + bias
+    assert code.min() >= 0 and code.max() <= 3, f"{name}: a difference does not fit 2 bits"
+    code = code.astype(np.uint8)
+    packed = code[0::4] | (code[1::4] << 2) | (code[2::4] << 4) | (code[3::4] << 6)
+    data = zlib.compress(packed.astype(np.uint8).tobytes(), 9)
+    with open(os.path.join(ROOT, f"emulator/data/h100_{name}.z"), "wb") as f:
+        f.write(data)
+    values, counts = np.unique(code.astype(int) - bias, return_counts=True)
+    print(f"h100_{name}.z: {len(data)} bytes; differences {dict(zip(values.tolist(), counts.tolist()))}")
+
+
+k = np.arange(1 << 24, dtype=np.uint32)
+x = (np.uint32(0x3f800000) + k).view(np.float32)  # [1, 4); its first 2^23 are [1, 2)
+with np.errstate(all="ignore"):
+    rcp_ref = np.float32(1) / x[: 1 << 23]
+    sqrt_ref = np.sqrt(x)
+    rsqrt_ref = (1.0 / np.sqrt(x.astype(np.float64))).astype(np.float32)
+# Rcp's first 2^23 threads are x = 1.m; Sqrt and Rsqrt's 2^24 are [1, 4) (division.hlsl).
+rcp_ref_full = np.concatenate([rcp_ref, np.zeros(1 << 23, np.float32)])
+write("rcp", device("Rcp", rcp_ref_full)[: 1 << 23], rcp_ref, 1)
+write("sqrt", device("Sqrt", sqrt_ref), sqrt_ref, 1)
+write("rsqrt", device("Rsqrt", rsqrt_ref), rsqrt_ref, 2)
