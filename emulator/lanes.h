@@ -10,6 +10,7 @@
 #include "emulator/exec.h"
 #include "emulator/half.h"
 #include "emulator/mask.h"
+#include "emulator/nvidia_tables.h"
 #include "emulator/poison.h"
 #include "emulator/simd.h"
 
@@ -479,6 +480,7 @@ struct FloatArithmetic {
   // library_nan == kDefault where canonical_nan does not override it: the math functions'
   // NaNs are 0x7fc00000 (LibraryResult).
   bool default_library_nan = false;
+  bool h100_tables = false;  // divide_sqrt == kH100Tables: /, rcp, sqrt, rsqrt as the H100's
 
   template <class T>
   static FloatArithmetic Current() {
@@ -491,7 +493,8 @@ struct FloatArithmetic {
     const DeviceProfile& p = g->profile();
     const bool canonical = p.nan_result == NanResult::kCanonical;
     return {p.float_denormals == DenormMode::kFlushToZero, canonical,
-            !canonical && p.library_nan == LibraryNan::kDefault};
+            !canonical && p.library_nan == LibraryNan::kDefault,
+            p.divide_sqrt == DivideSqrt::kH100Tables};
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
 
@@ -520,6 +523,11 @@ struct FloatArithmetic {
   }
   /// Result() of a math function the driver computes in software (LibraryNan): under kDefault
   /// every NaN is 0x7fc00000.
+  /// f(x) for one of the table functions (H100Rcp, H100Sqrt, H100Rsqrt): the operand and
+  /// the result under these rules.
+  float TableResult(float (*f)(float), float x) const { return Result(f(Operand(x))); }
+  /// a / b on the H100: a * rcp(b), one rounding after the table's.
+  float TableQuotient(float a, float b) const { return Result(Operand(a) * H100Rcp(Operand(b))); }
   template <class T>
   T LibraryResult(T v) const {
     v = Result(v);
@@ -797,6 +805,15 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
 }
 template <class T, int N>
 Lanes<T, N> Div(const Lanes<T, N>& a, const Lanes<T, N>& b) {
+  if constexpr (std::is_same_v<T, float>) {
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (p.h100_tables) {
+      Lanes<T, N> r{NoInit{}};
+      for (int t = 0; t < Lanes<T, N>::kPadded; ++t)
+        r.data()[t] = p.TableQuotient(a.data()[t], b.data()[t]);
+      return r;
+    }
+  }
   if constexpr (kIsSimdType<T> && kIsFloatLike<T>) {
     return detail::ZipArithmetic(a, b, [](auto, auto x, auto y) { return hn::Div(x, y); },
                                  [](T x, T y) { return T(x / y); });

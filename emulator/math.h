@@ -84,6 +84,14 @@ Lanes<T, N> MapLanes(const Lanes<T, N>& a, VecOp vop, ScalarOp sop) {
   return r;
 }
 
+/// r[t] = f(a[t]) for one of the H100's table functions, under the device's FloatArithmetic.
+template <int N>
+Lanes<float, N> MapTable(const Lanes<float, N>& a, const FloatArithmetic& p, float (*f)(float)) {
+  Lanes<float, N> r{NoInit{}};
+  for (int i = 0; i < Lanes<float, N>::kPadded; ++i) r.data()[i] = p.TableResult(f, a.data()[i]);
+  return r;
+}
+
 /// r[t] = f(a[t]) into another lane type, one branch-free scalar call per lane (the compiler
 /// vectorises these loops; Highway 1.0.3 lacks per-lane bit scans).
 template <class R, class T, int N, class F>
@@ -366,10 +374,15 @@ Lanes<T, N> reversebits(const Lanes<T, N>& x) {
 }
 
 // ------------------------------ sqrt
-/// sqrt(x), correctly rounded (D3D allows some error; this is the exact IEEE one).
+/// sqrt(x), correctly rounded (D3D allows some error; this is the exact IEEE one), or the H100's
+/// table for fp32 (DivideSqrt::kH100Tables).
 template <class T, int N>
 Lanes<T, N> sqrt(const Lanes<T, N>& x) {
   static_assert(kIsFloatLike<T>, "sqrt takes half, float or double");
+  if constexpr (std::is_same_v<T, float>) {
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (p.h100_tables) return detail::MapTable(x, p, detail::H100Sqrt);
+  }
   return detail::MapLanes(x, [](auto, auto v) { return hn::Sqrt(v); },
                           [](T v) { return T(std::sqrt(float(v))); });
 }
@@ -498,6 +511,7 @@ Lanes<T, N> trunc(const Lanes<T, N>& x) {
 
 // ------------------------------ rcp
 /// rcp(x) = 1 / x, one IEEE division as DXC emits it (translateRcp: fdiv 1.0, x); double too.
+/// Under DivideSqrt::kH100Tables that division is 1 * the H100's rcp(x).
 template <class T, int N>
 Lanes<T, N> rcp(const Lanes<T, N>& x) {
   static_assert(kIsFloatLike<T>, "rcp takes half, float or double (HLSL any_float)");
@@ -505,11 +519,16 @@ Lanes<T, N> rcp(const Lanes<T, N>& x) {
 }
 
 // ------------------------------ rsqrt
-/// rsqrt(x) = 1 / sqrt(x): the correctly rounded square root, then one division. DXIL Rsqrt is
-/// an approximation on GPUs (D3D allows error), so devices may differ in the last bits.
+/// rsqrt(x) = 1 / sqrt(x): the correctly rounded square root, then one division (lavapipe's, on
+/// every float of [1, 4)). DXIL Rsqrt is an approximation on GPUs (D3D allows error): the H100's
+/// is its table for fp32 (DivideSqrt::kH100Tables).
 template <class T, int N>
 Lanes<T, N> rsqrt(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("rsqrt", T);
+  if constexpr (std::is_same_v<T, float>) {
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (p.h100_tables) return detail::MapTable(x, p, detail::H100Rsqrt);
+  }
   return Lanes<T, N>(T(1)) / sqrt(x);
 }
 
@@ -843,15 +862,29 @@ void sincos(const Vector<T, C, N>& x, S&& s, Co&& c) {
 
 // ------------------------------------------------------------------------------------------------
 // Geometry on per-thread vectors, as DXC expands each (lib/HLSL/HLOperationLower.cpp). dot is
-// emulator/vector.h's: products and sums left to right, each rounded.
+// emulator/vector.h's: products and sums left to right, each rounded. A device compiles
+// length, distance and normalize itself (GLSL.std.450 from glslang): the profile's LengthDot and
+// NormalizeForm say how.
+
+namespace detail {
+/// dot(v, v) as the running device's length, distance and normalize compute it (LengthDot).
+template <class T, int C, int N>
+Lanes<T, N> LengthSquared(const Vector<T, C, N>& v) {
+  if constexpr (std::is_same_v<T, float> && C == 3) {
+    const GroupBase* g = GroupBase::Current();
+    if (g && g->profile().length_dot == LengthDot::kYXZ) return mad(v.z, v.z, mad(v.x, v.x, v.y * v.y));
+  }
+  return dot(v, v);
+}
+}  // namespace detail
 
 // ------------------------------ length
-/// length(v) = sqrt(v.x*v.x + v.y*v.y + ...), summed left to right (translateLength);
-/// length of a per-thread scalar is abs(x).
+/// length(v) = sqrt(v.x*v.x + v.y*v.y + ...), summed left to right (translateLength; the
+/// profile's LengthDot for float3); length of a per-thread scalar is abs(x).
 template <class T, int C, int N>
 Lanes<T, N> length(const Vector<T, C, N>& v) {
   WAVEEMU_FLOAT_LIKE("length", T);
-  return sqrt(dot(v, v));
+  return sqrt(detail::LengthSquared(v));
 }
 template <class T, int N>
 Lanes<T, N> length(const Lanes<T, N>& x) {
@@ -871,12 +904,16 @@ Lanes<T, N> distance(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 
 // ------------------------------ normalize
-/// normalize(v) = v * rsqrt(dot(v, v)) (translateNormalize; DXIL Rsqrt, here 1 / sqrt). A zero
-/// vector gives NaN components (0 * inf).
+/// normalize(v) = v * rsqrt(dot(v, v)) (translateNormalize; DXIL Rsqrt, here 1 / sqrt), or
+/// v / sqrt(dot(v, v)) (NormalizeForm::kDivideByLength); dot(v, v) as LengthDot says. A zero
+/// vector gives NaN components (0 * inf, 0 / 0).
 template <class T, int C, int N>
 Vector<T, C, N> normalize(const Vector<T, C, N>& v) {
   WAVEEMU_FLOAT_LIKE("normalize", T);
-  return v * rsqrt(dot(v, v));
+  const Lanes<T, N> squared = detail::LengthSquared(v);
+  const GroupBase* g = GroupBase::Current();
+  if (g && g->profile().normalize_form == NormalizeForm::kDivideByLength) return v / sqrt(squared);
+  return v * rsqrt(squared);
 }
 
 // ------------------------------ cross

@@ -75,6 +75,30 @@ enum class FloatToInt {
               // wrap); not modelled.
 };
 
+/// How per-thread fp32 division, rcp, sqrt and rsqrt round.
+enum class DivideSqrt {
+  kCorrectlyRounded,  // IEEE: a / b, rcp(x) = 1 / x and sqrt(x) rounded once; rsqrt(x) = 1 / sqrt(x),
+                      // two roundings (Mesa llvmpipe: every float in [1, 4), run 11)
+  kH100Tables,        // the H100's: rcp, sqrt and rsqrt read from its tables, measured over every
+                      // significand (run 11: within 0.98, 0.95 and 1.5 ulp, not correctly
+                      // rounded), scaled by the exponent; a / b = a * rcp(b), rounded once
+                      // (emulator/nvidia_tables.h)
+};
+
+/// How normalize divides a per-thread float vector by its length.
+enum class NormalizeForm {
+  kTimesRsqrt,      // v * rsqrt(dot(v, v)): DXC's expansion, and the H100's (probe_division)
+  kDivideByLength,  // v / sqrt(dot(v, v)), one correctly rounded division (Mesa llvmpipe,
+                    // probe_division)
+};
+
+/// The order of dot(v, v) inside length, distance and normalize of a per-thread float3.
+enum class LengthDot {
+  kLeftToRight,  // (x*x + y*y) + z*z, each step rounded: DXC's expansion, and llvmpipe's
+  kYXZ,          // mad(z, z, mad(x, x, y*y)), fused as the profile fuses mad (the H100,
+                 // probe_division). Two and four components are not measured: left to right.
+};
+
 /// WaveActiveMin/Max when every active lane holds NaN.
 enum class AllNanMinMax {
   kIdentity,   // +inf for Min, -inf for Max (NaNs are skipped and nothing is left)
@@ -189,6 +213,9 @@ struct DeviceProfile {
   DenormMode float_denormals = DenormMode::kPreserve;
   LibraryNan library_nan = LibraryNan::kHost;
   FloatToInt float_to_int = FloatToInt::kSaturate;
+  DivideSqrt divide_sqrt = DivideSqrt::kCorrectlyRounded;  // per-thread fp32 /, rcp, sqrt, rsqrt
+  NormalizeForm normalize_form = NormalizeForm::kTimesRsqrt;
+  LengthDot length_dot = LengthDot::kLeftToRight;
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
   SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
@@ -218,6 +245,8 @@ inline DeviceProfile LavapipeProfile() {
   // payload-free half NaN; its float-to-int conversions are x86's.
   p.library_nan = LibraryNan::kDefault;
   p.float_to_int = FloatToInt::kX86;
+  // probe_division: normalize divides by the length.
+  p.normalize_form = NormalizeForm::kDivideByLength;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml (docs/textures.md): float textures filter
   // with the float fraction as weight and fused lerps; UNORM8 in 8-bit fixed point; llvmpipe's
@@ -255,6 +284,11 @@ inline DeviceProfile NvidiaProfile() {
   // f32tof16's 0x7fff; conversions to int saturate (float_to_int's default).
   p.min_max_zero_tie = ZeroTie::kNegativeZeroBelow;
   p.float_denormals = DenormMode::kFlushToZero;
+  // Run 11: fp32 division is a * rcp(b); rcp, sqrt and rsqrt come from the device's tables.
+  p.divide_sqrt = DivideSqrt::kH100Tables;
+  // probe_division (run 12): length, distance and normalize of a float3 sum y*y, x*x, z*z in
+  // fused steps.
+  p.length_dot = LengthDot::kYXZ;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8

@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential g++ cmake pkg-config git
   libhwy-dev libtbb-dev doctest-dev libfmt-dev libcli11-dev libyaml-cpp-dev
-  libpng-dev libboost-context-dev glslang-tools spirv-tools mesa-vulkan-drivers libvulkan-dev vulkan-tools
+  libpng-dev zlib1g-dev libboost-context-dev glslang-tools spirv-tools mesa-vulkan-drivers libvulkan-dev vulkan-tools
 )
 
 missing=()

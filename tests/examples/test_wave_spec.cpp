@@ -342,9 +342,11 @@ TEST_CASE("bounding box: each wave's box is exactly the min and max of its point
 // 4. Average position
 
 /// Reference from the spec's text: total = sum of the wave's positions, added in lane order
-/// (the spec profile's order; any order when the sums are exact), center = total / count.
+/// (the spec profile's order; any order when the sums are exact), center = total / count: an IEEE
+/// division, or the H100's total * rcp(count) (`h100_division`; its rcp table is held to the
+/// device's words by test_divide_sqrt.cpp and run 11).
 std::vector<float3> AverageReference(const std::vector<float3>& positions, int threads, int W,
-                                     size_t waves) {
+                                     size_t waves, bool h100_division) {
   std::vector<float3> total(waves, float3{0, 0, 0});
   std::vector<uint32_t> count(waves, 0);
   for (size_t t = 0; t < positions.size(); ++t) {  // ascending t is lane order in each wave
@@ -356,9 +358,11 @@ std::vector<float3> AverageReference(const std::vector<float3>& positions, int t
   }
   std::vector<float3> centers(waves, UnwrittenCenter());
   for (size_t w = 0; w < waves; ++w)
-    if (count[w])
-      centers[w] = float3{total[w].x / float(count[w]), total[w].y / float(count[w]),
-                          total[w].z / float(count[w])};
+    if (count[w]) {
+      const float c = float(count[w]), r = h100_division ? detail::H100Rcp(c) : 0.0f;
+      const auto divide = [&](float x) { return h100_division ? x * r : x / c; };
+      centers[w] = float3{divide(total[w].x), divide(total[w].y), divide(total[w].z)};
+    }
   return centers;
 }
 
@@ -368,7 +372,8 @@ void CheckAveragePosition(const std::vector<float3>& positions, const DeviceProf
     const std::string ctx = Context("average position", kThreads, s);
     CAPTURE(ctx);
     const AveragePositionResult r = RunAveragePosition<kThreads>(positions, s.options);
-    const auto want = AverageReference(positions, kThreads, r.wave_size, r.centers.size());
+    const auto want = AverageReference(positions, kThreads, r.wave_size, r.centers.size(),
+                                       profile.divide_sqrt == DivideSqrt::kH100Tables);
     REQUIRE(r.centers.size() == want.size());
     for (size_t w = 0; w < want.size(); ++w) {
       INFO("wave ", w, ": center ", Show(r.centers[w]), " want ", Show(want[w]));

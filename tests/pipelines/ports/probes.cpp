@@ -1,7 +1,7 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
 // probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl,
-// probe_denormals.hlsl, probe_denormals_ops.hlsl and probe_nan_math.hlsl (DESIGN §3), statement
-// for statement. Their expected bits are recorded per device under tests/golden/;
+// probe_denormals.hlsl, probe_denormals_ops.hlsl, probe_nan_math.hlsl and probe_division.hlsl
+// (DESIGN §3), statement for statement. Their expected bits are recorded per device under tests/golden/;
 // tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
@@ -251,6 +251,40 @@ struct ProbeNanMath {
   }
 };
 
+// ------------------------------ probe_division.hlsl
+struct ProbeDivision {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& i) const { return asfloat(In[region * 64u + i]); }
+  Float3<N> V(const Uint<N>& i) const { return Float3<N>(F(4, i), F(5, i), F(6, i)); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid), x = F(2, tid), y = F(3, tid);
+    Float3<N> v = V(tid);
+    Out[0u * 64u + tid] = asuint(a / b);
+    Out[1u * 64u + tid] = asuint(a / F(1, (tid * 7u + 3u) % 64u));
+    Out[2u * 64u + tid] = asuint(F(0, (tid * 13u + 5u) % 64u) / b);
+    Out[3u * 64u + tid] = asuint(rcp(x));
+    Out[4u * 64u + tid] = asuint(sqrt(y));
+    Out[5u * 64u + tid] = asuint(rsqrt(y));
+    Out[6u * 64u + tid] = asuint(rcp(a));
+    Out[7u * 64u + tid] = asuint(sqrt(abs(a)));
+    Out[8u * 64u + tid] = asuint(rsqrt(abs(b)));
+    Float3<N> n = normalize(v);
+    Out[9u * 64u + tid] = asuint(n.x);
+    Out[10u * 64u + tid] = asuint(n.y);
+    Out[11u * 64u + tid] = asuint(n.z);
+    Out[12u * 64u + tid] = asuint(length(v));
+    Out[13u * 64u + tid] = asuint(distance(v, V(tid ^ 5u)));
+    Out[14u * 64u + tid] = asuint(a * rcp(b));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -277,6 +311,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeDenormals>("probe_denormals.hlsl"));
   ports.push_back(InOutProbePort<ProbeDenormalsOps>("probe_denormals_ops.hlsl"));
   ports.push_back(InOutProbePort<ProbeNanMath>("probe_nan_math.hlsl"));
+  ports.push_back(InOutProbePort<ProbeDivision>("probe_division.hlsl"));
 }
 
 }  // namespace waveemu::oracle
