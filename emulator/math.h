@@ -872,7 +872,8 @@ template <class T, int C, int N>
 Lanes<T, N> LengthSquared(const Vector<T, C, N>& v) {
   if constexpr (std::is_same_v<T, float> && C == 3) {
     const GroupBase* g = GroupBase::Current();
-    if (g && g->profile().length_dot == LengthDot::kYXZ) return mad(v.z, v.z, mad(v.x, v.x, v.y * v.y));
+    if (g && g->profile().length_dot == LengthDot::kYXZ)
+      return mad(v.z, v.z, mad(v.x, v.x, v.y * v.y));
   }
   return dot(v, v);
 }
@@ -1057,7 +1058,8 @@ template <class T>
 T smoothstep(T a, T b, T x) {
   return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
 }
-// Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula),
+// Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula, a
+// device's sqrt),
 // the float forms (and lerp's double one) are also plain functions. Code that sees both (a
 // kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h> declares
 // ::round(float) and friends) then gets an ambiguous call, a compile error, instead of the C
@@ -1067,6 +1069,7 @@ T smoothstep(T a, T b, T x) {
 #define WAVEEMU_MATH_NOT_CMATH_BINARY(NAME) \
   inline float NAME(float x, float y) { return NAME<float>(x, y); }
 WAVEEMU_MATH_NOT_CMATH_UNARY(round)
+WAVEEMU_MATH_NOT_CMATH_UNARY(sqrt)  // the H100's table under DivideSqrt::kH100Tables
 WAVEEMU_MATH_NOT_CMATH_UNARY(exp)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log10)

@@ -11,11 +11,12 @@
 #include <vector>
 
 // The tables, zlib data written by tools/device/make_h100_tables.py, go into the library as
-// they are; WAVEEMU_DATA_DIR is emulator/data (CMakeLists.txt).
-#define WAVEEMU_EMBED(name, file)                                                     \
-  asm(".pushsection .rodata\n.balign 16\n.hidden " #name "_begin\n.hidden " #name     \
-      "_end\n" #name "_begin:\n.incbin \"" WAVEEMU_DATA_DIR "/" file "\"\n" #name     \
-      "_end:\n.popsection\n")
+// they are; WAVEEMU_DATA_DIR is emulator/data (CMakeLists.txt). The labels are global (an LTO
+// partition other than this asm's may refer to them) and hidden (no shared object exports them).
+#define WAVEEMU_EMBED(name, file)                                                          \
+  asm(".pushsection .rodata\n.balign 16\n.globl " #name "_begin\n.globl " #name "_end\n" \
+      ".hidden " #name "_begin\n.hidden " #name "_end\n" #name "_begin:\n.incbin \""      \
+      WAVEEMU_DATA_DIR "/" file "\"\n" #name "_end:\n.popsection\n")
 WAVEEMU_EMBED(waveemu_h100_rcp, "h100_rcp.z");
 WAVEEMU_EMBED(waveemu_h100_sqrt, "h100_sqrt.z");
 WAVEEMU_EMBED(waveemu_h100_rsqrt, "h100_rsqrt.z");
@@ -89,7 +90,7 @@ void SplitForRoot(uint32_t b, uint32_t& entry, int& j) {
 
 float H100Rcp(float x) {
   const uint32_t b = std::bit_cast<uint32_t>(x), sign = b & kSign;
-  if (std::isnan(x)) return x;
+  if (std::isnan(x)) return std::numeric_limits<float>::quiet_NaN();
   if (IsZeroOrDenormal(b)) return FromBits(sign | kInf);
   if ((b & ~kSign) == kInf) return FromBits(sign);
   const uint32_t m = b & 0x7fffffu;

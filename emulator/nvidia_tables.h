@@ -13,7 +13,8 @@
 namespace waveemu::detail {
 
 /// The H100's rcp(x) for an fp32 operand whose denormals are already flushed: ±0 gives ±inf,
-/// ±inf ±0, NaN a NaN; a result below 2^-126 is a zero of x's sign.
+/// ±inf ±0, NaN the quiet NaN 0x7fc00000 (the caller's nan_result decides what is stored); a
+/// result below 2^-126 is a zero of x's sign.
 float H100Rcp(float x);
 /// The H100's sqrt(x) (x flushed as for H100Rcp): sqrt(±0) = ±0, sqrt(+inf) = +inf; negative x
 /// and NaN give a NaN.

@@ -77,10 +77,10 @@ enum class FloatToInt {
 
 /// How per-thread fp32 division, rcp, sqrt and rsqrt round.
 enum class DivideSqrt {
-  kCorrectlyRounded,  // IEEE: a / b, rcp(x) = 1 / x and sqrt(x) rounded once; rsqrt(x) = 1 / sqrt(x),
-                      // two roundings (Mesa llvmpipe: every float in [1, 4), run 11)
+  kCorrectlyRounded,  // IEEE: a / b, rcp(x) = 1 / x and sqrt(x) rounded once; rsqrt(x) =
+                      // 1 / sqrt(x), two roundings (Mesa llvmpipe: every float in [1, 4), run 11)
   kH100Tables,        // the H100's: rcp, sqrt and rsqrt read from its tables, measured over every
-                      // significand (run 11: within 0.98, 0.95 and 1.5 ulp, not correctly
+                      // significand (run 11: within 0.98, 0.95 and 1.52 ulp, not correctly
                       // rounded), scaled by the exponent; a / b = a * rcp(b), rounded once
                       // (emulator/nvidia_tables.h)
 };

@@ -341,10 +341,23 @@ TEST_CASE("bounding box: each wave's box is exactly the min and max of its point
 // ------------------------------------------------------------------------------------------------
 // 4. Average position
 
+/// The H100's rcp(c) for the counts 1..128 where it is not the correctly rounded 1 / c, from
+/// run 11's records (docs/gpu_runs/2026-11-23-h100-run11/Rcp.npz: the significand's word,
+/// scaled by c's power of two).
+float H100ReciprocalOfCount(uint32_t c) {
+  static constexpr std::pair<uint32_t, uint32_t> kInexact[] = {
+      {33, 0x3cf83e0fu}, {37, 0x3cdd67c8u}, {61, 0x3c864b8bu},  {66, 0x3c783e0fu},
+      {67, 0x3c74898eu}, {74, 0x3c5d67c8u}, {75, 0x3c5a740du},  {83, 0x3c4565c9u},
+      {97, 0x3c28e840u}, {122, 0x3c064b8bu}, {123, 0x3c053409u}};
+  for (const auto& [count, word] : kInexact)
+    if (count == c) return std::bit_cast<float>(word);
+  REQUIRE(c <= 128u);
+  return 1.0f / float(c);
+}
+
 /// Reference from the spec's text: total = sum of the wave's positions, added in lane order
 /// (the spec profile's order; any order when the sums are exact), center = total / count: an IEEE
-/// division, or the H100's total * rcp(count) (`h100_division`; its rcp table is held to the
-/// device's words by test_divide_sqrt.cpp and run 11).
+/// division, or the H100's total * rcp(count) (`h100_division`).
 std::vector<float3> AverageReference(const std::vector<float3>& positions, int threads, int W,
                                      size_t waves, bool h100_division) {
   std::vector<float3> total(waves, float3{0, 0, 0});
@@ -359,7 +372,8 @@ std::vector<float3> AverageReference(const std::vector<float3>& positions, int t
   std::vector<float3> centers(waves, UnwrittenCenter());
   for (size_t w = 0; w < waves; ++w)
     if (count[w]) {
-      const float c = float(count[w]), r = h100_division ? detail::H100Rcp(c) : 0.0f;
+      const float c = float(count[w]);
+      const float r = h100_division ? H100ReciprocalOfCount(count[w]) : 0.0f;
       const auto divide = [&](float x) { return h100_division ? x * r : x / c; };
       centers[w] = float3{divide(total[w].x), divide(total[w].y), divide(total[w].z)};
     }

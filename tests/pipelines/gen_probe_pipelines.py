@@ -180,8 +180,9 @@ def normal(lo, hi, sign=True):
 
 
 # Dividends and divisors: 56 random (exponents -20..20), then the edges. Dividends: +-0, a
-# denormal, +inf, a NaN, 1, FLT_MAX, 2^-126. Divisors: 1.5 * 2^127 and 2^126 (their rcp is below
-# 2^-126: the H100 flushes it, so a finite dividend gives 0), -0, a denormal, +inf, a NaN, 3, 28.
+# denormal, +inf, a NaN, 1, FLT_MAX, 2^-126. Divisors: 1.5 * 2^127 (its rcp is below 2^-126: the
+# H100 flushes it, so a finite dividend gives 0) and 2^126 (rcp exactly 2^-126, run 11's rule;
+# the dividends it meets here do not tell a flush apart), -0, a denormal, +inf, a NaN, 3, 28.
 A = [normal(-20, 20) for _ in range(56)] + [0x00000000, 0x80000000, 0x00012345, 0x7f800000,
                                              0x7fc00000, 0x3f800000, 0x7f7fffff, 0x00800000]
 B = [normal(-20, 20) for _ in range(56)] + [0x7f400000, 0x7e800000, 0x80000000, 0x00400000,
