@@ -525,7 +525,9 @@ struct FloatArithmetic {
   /// the result under these rules.
   float TableResult(float (*f)(float), float x) const { return Result(f(Operand(x))); }
   /// a / b on the H100: a * rcp(b), one rounding after the table's.
-  float TableQuotient(float a, float b) const { return Result(Operand(a) * H100Rcp(Operand(b))); }
+  float TableQuotient(float a, float b) const {
+    return Result(Operand(a) * H100Rcp(Operand(b)));
+  }
   /// Result() of a math function the driver computes in software (LibraryNan): under kDefault
   /// every NaN is 0x7fc00000.
   template <class T>

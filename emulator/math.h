@@ -1059,11 +1059,10 @@ T smoothstep(T a, T b, T x) {
   return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
 }
 // Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula, a
-// device's sqrt),
-// the float forms (and lerp's double one) are also plain functions. Code that sees both (a
-// kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h> declares
-// ::round(float) and friends) then gets an ambiguous call, a compile error, instead of the C
-// library's result in silence; inside namespace waveemu these are found first.
+// device's sqrt), the float forms (and lerp's double one) are also plain functions. Code that
+// sees both (a kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h>
+// declares ::round(float) and friends) then gets an ambiguous call, a compile error, instead of
+// the C library's result in silence; inside namespace waveemu these are found first.
 #define WAVEEMU_MATH_NOT_CMATH_UNARY(NAME) \
   inline float NAME(float x) { return NAME<float>(x); }
 #define WAVEEMU_MATH_NOT_CMATH_BINARY(NAME) \
