@@ -540,12 +540,13 @@ struct FloatArithmetic {
   }
 };
 
-/// Zip for a float arithmetic operation, under the running device's FloatArithmetic.
+/// Zip for a float arithmetic operation, under the running device's FloatArithmetic (p: a caller
+/// that has read it already passes it on).
 template <class T, int N, class VecOp, class ScalarOp>
 HWY_INLINE Lanes<T, N> ZipArithmetic(const Lanes<T, N>& a, const Lanes<T, N>& b, VecOp vop,
-                                     ScalarOp sop) {
+                                     ScalarOp sop,
+                                     const FloatArithmetic& p = FloatArithmetic::Current<T>()) {
   if constexpr (std::is_same_v<T, float>) {
-    const FloatArithmetic p = FloatArithmetic::Current<T>();
     if (p.Changes()) {
       return Zip(
           a, b,
@@ -807,18 +808,16 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
 }
 template <class T, int N>
 Lanes<T, N> Div(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (kIsSimdType<T> && kIsFloatLike<T>) {
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
-    if (p.h100_tables) {
+    if (p.h100_tables) {  // float only: the flag is false for double
       Lanes<T, N> r{NoInit{}};
       for (int t = 0; t < Lanes<T, N>::kPadded; ++t)
         r.data()[t] = p.TableQuotient(a.data()[t], b.data()[t]);
       return r;
     }
-  }
-  if constexpr (kIsSimdType<T> && kIsFloatLike<T>) {
     return detail::ZipArithmetic(a, b, [](auto, auto x, auto y) { return hn::Div(x, y); },
-                                 [](T x, T y) { return T(x / y); });
+                                 [](T x, T y) { return T(x / y); }, p);
   } else {
     return DivOrMod(a, b, false);
   }

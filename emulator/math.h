@@ -62,14 +62,15 @@ auto BuildFrom(F&& f) {
 }
 
 /// r[t] = op(a[t]) over whole vectors through Highway, or lane by lane (half), under the running
-/// device's FloatArithmetic; kFlushes false keeps denormal operands and results (the rounding
-/// functions: the H100's floor(-2^-127) is -1, probe_denormals_ops).
+/// device's FloatArithmetic (p: a caller that has read it already passes it on); kFlushes false
+/// keeps denormal operands and results (the rounding functions: the H100's floor(-2^-127) is
+/// -1, probe_denormals_ops).
 template <bool kFlushes = true, class T, int N, class VecOp, class ScalarOp>
-Lanes<T, N> MapLanes(const Lanes<T, N>& a, VecOp vop, ScalarOp sop) {
+Lanes<T, N> MapLanes(const Lanes<T, N>& a, VecOp vop, ScalarOp sop,
+                     FloatArithmetic p = FloatArithmetic::Current<T>()) {
   Lanes<T, N> r{NoInit{}};
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
-    FloatArithmetic p = FloatArithmetic::Current<T>();
     if (!kFlushes) p.flush_denormals = false;
     if (p.Changes()) {
       for (int i = 0; i < Lanes<T, N>::kPadded; i += int(hn::Lanes(d)))
@@ -379,12 +380,12 @@ Lanes<T, N> reversebits(const Lanes<T, N>& x) {
 template <class T, int N>
 Lanes<T, N> sqrt(const Lanes<T, N>& x) {
   static_assert(kIsFloatLike<T>, "sqrt takes half, float or double");
+  const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
   if constexpr (std::is_same_v<T, float>) {
-    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
     if (p.h100_tables) return detail::MapTable(x, p, detail::H100Sqrt);
   }
   return detail::MapLanes(x, [](auto, auto v) { return hn::Sqrt(v); },
-                          [](T v) { return T(std::sqrt(float(v))); });
+                          [](T v) { return T(std::sqrt(float(v))); }, p);
 }
 
 // ------------------------------ floor
