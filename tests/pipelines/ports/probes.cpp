@@ -1,7 +1,7 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
 // probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl,
-// probe_denormals.hlsl, probe_denormals_ops.hlsl, probe_nan_math.hlsl and probe_division.hlsl
-// (DESIGN §3), statement for statement. Their expected bits are recorded per device under
+// probe_denormals.hlsl, probe_denormals_ops.hlsl, probe_nan_math.hlsl, probe_division.hlsl and
+// probe_geometry.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under
 // tests/golden/; tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
@@ -285,6 +285,55 @@ struct ProbeDivision {
   }
 };
 
+// ------------------------------ probe_geometry.hlsl
+struct ProbeGeometry {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& i) const { return asfloat(In[region * 64u + i]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float4<N> a = Float4<N>(F(0, tid), F(1, tid), F(2, tid), F(3, tid));
+    Float4<N> b = Float4<N>(F(4, tid), F(5, tid), F(6, tid), F(7, tid));
+    Float<N> t = F(8, tid), e0 = F(9, tid), e1 = F(10, tid), x = F(11, tid), eta = F(12, tid);
+    Out[0u * 64u + tid] = asuint(dot(a.xy(), b.xy()));
+    Out[1u * 64u + tid] = asuint(dot(a.xyz(), b.xyz()));
+    Out[2u * 64u + tid] = asuint(dot(a, b));
+    Out[3u * 64u + tid] = asuint(length(a.xy()));
+    Out[4u * 64u + tid] = asuint(length(a));
+    Float2<N> n2 = normalize(a.xy());
+    Out[5u * 64u + tid] = asuint(n2.x);
+    Out[6u * 64u + tid] = asuint(n2.y);
+    Float4<N> n4 = normalize(a);
+    Out[7u * 64u + tid] = asuint(n4.x);
+    Out[8u * 64u + tid] = asuint(n4.y);
+    Out[9u * 64u + tid] = asuint(n4.z);
+    Out[10u * 64u + tid] = asuint(n4.w);
+    Out[11u * 64u + tid] = asuint(distance(a.xy(), b.xy()));
+    Out[12u * 64u + tid] = asuint(distance(a, b));
+    Float3<N> c = cross(a.xyz(), b.xyz());
+    Out[13u * 64u + tid] = asuint(c.x);
+    Out[14u * 64u + tid] = asuint(c.y);
+    Out[15u * 64u + tid] = asuint(c.z);
+    Out[16u * 64u + tid] = asuint(lerp(Float<N>(a.x), b.x, t));
+    Out[17u * 64u + tid] = asuint(smoothstep(e0, e1, x));
+    Float3<N> r = reflect(a.xyz(), b.xyz());
+    Out[18u * 64u + tid] = asuint(r.x);
+    Out[19u * 64u + tid] = asuint(r.y);
+    Out[20u * 64u + tid] = asuint(r.z);
+    Float3<N> f = refract(normalize(a.xyz()), normalize(b.xyz()), eta);
+    Out[21u * 64u + tid] = asuint(f.x);
+    Out[22u * 64u + tid] = asuint(f.y);
+    Out[23u * 64u + tid] = asuint(f.z);
+    Out[24u * 64u + tid] = asuint(dot(a.xyz(), a.xyz()));
+    Out[25u * 64u + tid] = asuint(length(a.xyz()));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -312,6 +361,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeDenormalsOps>("probe_denormals_ops.hlsl"));
   ports.push_back(InOutProbePort<ProbeNanMath>("probe_nan_math.hlsl"));
   ports.push_back(InOutProbePort<ProbeDivision>("probe_division.hlsl"));
+  ports.push_back(InOutProbePort<ProbeGeometry>("probe_geometry.hlsl"));
 }
 
 }  // namespace waveemu::oracle
