@@ -374,20 +374,6 @@ Lanes<T, N> reversebits(const Lanes<T, N>& x) {
   });
 }
 
-// ------------------------------ sqrt
-/// sqrt(x), correctly rounded (D3D allows some error; this is the exact IEEE one), or the H100's
-/// table for fp32 (DivideSqrt::kH100Tables).
-template <class T, int N>
-Lanes<T, N> sqrt(const Lanes<T, N>& x) {
-  static_assert(kIsFloatLike<T>, "sqrt takes half, float or double");
-  const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
-  if constexpr (std::is_same_v<T, float>) {
-    if (p.h100_tables) return detail::MapTable(x, p, detail::H100Sqrt);
-  }
-  return detail::MapLanes(x, [](auto, auto v) { return hn::Sqrt(v); },
-                          [](T v) { return T(std::sqrt(float(v))); }, p);
-}
-
 // ------------------------------ floor
 template <class T, int N>
 Lanes<T, N> floor(const Lanes<T, N>& x) {
@@ -411,14 +397,35 @@ Lanes<T, N> frac(const Lanes<T, N>& x) {
   return x - floor(x);
 }
 
+namespace detail {
+/// The running group's FunctionExpansion for values of type T: fp32 only; kDxc for half, double
+/// and integers, and outside a group.
+template <class T>
+FunctionExpansion Expansion() {
+  if constexpr (std::is_same_v<T, float>) {
+    if (const GroupBase* g = GroupBase::Current()) return g->profile().function_expansion;
+  }
+  return FunctionExpansion::kDxc;
+}
+}  // namespace detail
+
 // ------------------------------ lerp
-/// lerp(a, b, s) = a + s * (b - a), as DXC expands it (two roundings after the difference).
+/// lerp(a, b, s) = a + s * (b - a), as DXC expands it (two roundings after the difference); for
+/// fp32 under kNvidia mad(s, b - a, a), fused; under kMesa a * (1 - s) + b * s.
 template <class T, int N, class B, class S>
   requires(detail::kBroadcastsTo<B, T, N> && detail::kBroadcastsTo<S, T, N>)
-Lanes<T, N> lerp(const Lanes<T, N>& a, const B& b, const S& s) {
+Lanes<T, N> lerp(const Lanes<T, N>& a, const B& b_arg, const S& s_arg) {
   static_assert(kIsFloatLike<T>, "lerp takes half, float or double");
-  const Lanes<T, N> prod = Lanes<T, N>(s) * (Lanes<T, N>(b) - a);
-  return mad(Lanes<T, N>(T(1)), prod, a);  // an add that, like mad, never fuses with the product
+  const Lanes<T, N> b(b_arg), s(s_arg);
+  switch (detail::Expansion<T>()) {
+    case FunctionExpansion::kNvidia:
+      return mad(s, b - a, a);
+    case FunctionExpansion::kMesa:
+      return a * (Lanes<T, N>(T(1)) - s) + b * s;
+    case FunctionExpansion::kDxc:
+      break;
+  }
+  return mad(Lanes<T, N>(T(1)), s * (b - a), a);  // an add that, like mad, never fuses
 }
 
 // ------------------------------ sign
@@ -466,6 +473,21 @@ inline constexpr double kPi = 3.14159265358979323846;      // M_PI
   static_assert(detail::kIsHalfOrFloat<T>,                                                      \
                 NAME " takes half or float (HLSL float_like); DXC converts a double or integer " \
                      "argument to float first: write " NAME "(Float<N>(x))")
+
+// ------------------------------ sqrt
+/// sqrt(x), correctly rounded (D3D allows some error; this is the exact IEEE one), or the H100's
+/// table for fp32 (DivideSqrt::kH100Tables). HLSL declares it for float_like: a double argument
+/// is converted to float (both devices, run 13), so waveemu refuses double.
+template <class T, int N>
+Lanes<T, N> sqrt(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("sqrt", T);
+  const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+  if constexpr (std::is_same_v<T, float>) {
+    if (p.h100_tables) return detail::MapTable(x, p, detail::H100Sqrt);
+  }
+  return detail::MapLanes(x, [](auto, auto v) { return hn::Sqrt(v); },
+                          [](T v) { return T(std::sqrt(float(v))); }, p);
+}
 
 // ------------------------------ isnan
 /// isnan(x): true where x is a NaN (DXIL IsNaN).
@@ -627,12 +649,15 @@ Lanes<T, N> step(const Lanes<T, N>& y, const Lanes<T, N>& x) {
 
 // ------------------------------ smoothstep
 /// smoothstep(a, b, x): s = saturate((x - a) / (b - a)); s * (s * (3 - s * 2)), the operations
-/// and order of translateSmoothStep. b == a gives a division by zero (inf or NaN, saturated).
+/// and order of translateSmoothStep; for fp32 under kNvidia GLSL's (s * s) * (3 - 2 * s). b == a
+/// gives a division by zero (inf or NaN, saturated).
 template <class T, int N>
 Lanes<T, N> smoothstep(const Lanes<T, N>& a, const Lanes<T, N>& b, const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("smoothstep", T);
   const Lanes<T, N> s = saturate((x - a) / (b - a));
-  return s * (s * (Lanes<T, N>(T(3)) - s * T(2)));
+  const Lanes<T, N> three_minus_2s = Lanes<T, N>(T(3)) - s * T(2);  // s * 2 is exact
+  if (detail::Expansion<T>() == FunctionExpansion::kNvidia) return (s * s) * three_minus_2s;
+  return s * (s * three_minus_2s);
 }
 
 // ------------------------------ degrees
@@ -862,31 +887,36 @@ void sincos(const Vector<T, C, N>& x, S&& s, Co&& c) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Geometry on per-thread vectors, as DXC expands each (lib/HLSL/HLOperationLower.cpp). dot is
-// emulator/vector.h's: products and sums left to right, each rounded. A device compiles
-// length, distance and normalize itself (GLSL.std.450 from glslang): the profile's LengthDot and
-// NormalizeForm say how.
+// Geometry on per-thread vectors, as DXC expands each (lib/HLSL/HLOperationLower.cpp). A device
+// compiles them itself (GLSL.std.450 from glslang); for fp32 the profile's FunctionExpansion says
+// how: DXC's forms, Mesa's or the H100's (probe_division, probe_geometry).
 
-namespace detail {
-/// dot(v, v) as the running device's length, distance and normalize compute it (LengthDot).
+// ------------------------------ dot
+/// HLSL dot(a, b): a.x*b.x + a.y*b.y + ..., added left to right, each product and sum rounded
+/// (DXIL's Dot2/3/4 leave order and rounding to the driver); for fp32 under kNvidia
+/// mad(w, w', mad(z, z', mad(x, x', y * y'))), fused as the profile fuses mad.
 template <class T, int C, int N>
-Lanes<T, N> LengthSquared(const Vector<T, C, N>& v) {
-  if constexpr (std::is_same_v<T, float> && C == 3) {
-    const GroupBase* g = GroupBase::Current();
-    if (g && g->profile().length_dot == LengthDot::kYXZ)
-      return mad(v.z, v.z, mad(v.x, v.x, v.y * v.y));
+Lanes<T, N> dot(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
+  static_assert(!std::is_same_v<T, bool>, "dot needs numeric vectors, not bool vectors");
+  if constexpr (C >= 2) {
+    if (detail::Expansion<T>() == FunctionExpansion::kNvidia) {
+      Lanes<T, N> sum = mad(a[0], b[0], a[1] * b[1]);
+      for (int i = 2; i < C; ++i) sum = mad(a[i], b[i], sum);
+      return sum;
+    }
   }
-  return dot(v, v);
+  return [&]<size_t... I>(std::index_sequence<I...>) {
+    return (... + Lanes<T, N>(a[int(I)] * b[int(I)]));
+  }(std::make_index_sequence<C>{});
 }
-}  // namespace detail
+WAVEEMU_TAKES_REFERENCES(dot)
 
 // ------------------------------ length
-/// length(v) = sqrt(v.x*v.x + v.y*v.y + ...), summed left to right (translateLength; the
-/// profile's LengthDot for float3); length of a per-thread scalar is abs(x).
+/// length(v) = sqrt(dot(v, v)) (translateLength); length of a per-thread scalar is abs(x).
 template <class T, int C, int N>
 Lanes<T, N> length(const Vector<T, C, N>& v) {
   WAVEEMU_FLOAT_LIKE("length", T);
-  return sqrt(detail::LengthSquared(v));
+  return sqrt(dot(v, v));
 }
 template <class T, int N>
 Lanes<T, N> length(const Lanes<T, N>& x) {
@@ -906,49 +936,75 @@ Lanes<T, N> distance(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 
 // ------------------------------ normalize
-/// normalize(v) = v * rsqrt(dot(v, v)) (translateNormalize; DXIL Rsqrt, here 1 / sqrt), or
-/// v / sqrt(dot(v, v)) (NormalizeForm::kDivideByLength); dot(v, v) as LengthDot says. A zero
-/// vector gives NaN components (0 * inf, 0 / 0).
+/// normalize(v) = v * rsqrt(dot(v, v)) (translateNormalize; DXIL Rsqrt, here 1 / sqrt), or for
+/// fp32 under kMesa v / sqrt(dot(v, v)). A zero vector gives NaN components (0 * inf, 0 / 0).
 template <class T, int C, int N>
 Vector<T, C, N> normalize(const Vector<T, C, N>& v) {
   WAVEEMU_FLOAT_LIKE("normalize", T);
-  const Lanes<T, N> squared = detail::LengthSquared(v);
-  const GroupBase* g = GroupBase::Current();
-  if (g && g->profile().normalize_form == NormalizeForm::kDivideByLength) return v / sqrt(squared);
+  const Lanes<T, N> squared = dot(v, v);
+  if (detail::Expansion<T>() == FunctionExpansion::kMesa) return v / sqrt(squared);
   return v * rsqrt(squared);
 }
 
 // ------------------------------ cross
-/// cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x) (translateCross).
+/// cross(a, b) = (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x) (translateCross);
+/// for fp32 under kNvidia the first product is fused: mad(a.y, b.z, -(a.z*b.y)), ...
 template <class T, int C, int N>
 Vector<T, 3, N> cross(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
   static_assert(C == 3, "cross takes two 3-component vectors (HLSL float_like<3>)");
   WAVEEMU_FLOAT_LIKE("cross", T);
+  if (detail::Expansion<T>() == FunctionExpansion::kNvidia)
+    return Vector<T, 3, N>(mad(a[1], b[2], -(a[2] * b[1])), mad(a[2], b[0], -(a[0] * b[2])),
+                           mad(a[0], b[1], -(a[1] * b[0])));
   return Vector<T, 3, N>(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
                          a[0] * b[1] - a[1] * b[0]);
 }
 
 // ------------------------------ reflect
-/// reflect(i, n) = i - (2 * dot(i, n)) * n (translateReflect).
+/// reflect(i, n) = i - (2 * dot(i, n)) * n (translateReflect); for fp32 under kNvidia
+/// mad(-(2 * dot(i, n)), n, i), fused.
 template <class T, int C, int N>
 Vector<T, C, N> reflect(const Vector<T, C, N>& i, const Vector<T, C, N>& n) {
   WAVEEMU_FLOAT_LIKE("reflect", T);
-  return i - (Lanes<T, N>(T(2)) * dot(i, n)) * n;
+  const Lanes<T, N> twice_dot = Lanes<T, N>(T(2)) * dot(i, n);
+  if (detail::Expansion<T>() == FunctionExpansion::kNvidia) {
+    const Lanes<T, N> minus = -twice_dot;
+    return detail::BuildVector<T, C, N>([&](int k) { return mad(minus, n[k], i[k]); });
+  }
+  return i - twice_dot * n;
 }
 
 // ------------------------------ refract
 /// refract(i, n, eta): d = dot(i, n); t = 1 - (1 - d*d) * (eta*eta);
 /// t >= 0 ? i*eta - (eta*d + sqrt(t)) * n : 0 (translateRefract). eta is a per-thread or plain
-/// scalar.
+/// scalar. For fp32 the devices follow GLSL's refract: t < 0 ? 0 : r, so a NaN t gives NaN;
+/// under kMesa t = 1 - eta * (eta * (1 - d*d)); under kNvidia every product is fused into the
+/// add after it: t = mad(-(eta*eta), mad(-d, d, 1), 1), r = mad(eta, i, -(mad(eta, d, sqrt(t)) * n)).
 template <class T, int C, int N, class E>
   requires detail::kBroadcastsTo<E, T, N>
 Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, const E& eta_arg) {
   WAVEEMU_FLOAT_LIKE("refract", T);
   const Lanes<T, N> eta(eta_arg), one(T(1));
   const Lanes<T, N> d = dot(i, n);
+  const Vector<T, C, N> zero(T(0));
+  switch (detail::Expansion<T>()) {
+    case FunctionExpansion::kNvidia: {
+      const Lanes<T, N> t = mad(-(eta * eta), mad(-d, d, one), one);
+      const Lanes<T, N> q = mad(eta, d, sqrt(t));
+      const Vector<T, C, N> r =
+          detail::BuildVector<T, C, N>([&](int k) { return mad(eta, i[k], -(q * n[k])); });
+      return select(t < T(0), zero, r);
+    }
+    case FunctionExpansion::kMesa: {
+      const Lanes<T, N> t = one - eta * (eta * (one - d * d));
+      return select(t < T(0), zero, i * eta - (eta * d + sqrt(t)) * n);
+    }
+    case FunctionExpansion::kDxc:
+      break;
+  }
   const Lanes<T, N> t = one - (one - d * d) * (eta * eta);
   const Vector<T, C, N> r = i * eta - (eta * d + sqrt(t)) * n;
-  return select(t >= T(0), r, Vector<T, C, N>(T(0)));
+  return select(t >= T(0), r, zero);
 }
 
 // ------------------------------ faceforward

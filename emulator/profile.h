@@ -85,18 +85,16 @@ enum class DivideSqrt {
                       // (emulator/nvidia_tables.h)
 };
 
-/// How normalize divides a per-thread float vector by its length.
-enum class NormalizeForm {
-  kTimesRsqrt,      // v * rsqrt(dot(v, v)): DXC's expansion, and the H100's (probe_division)
-  kDivideByLength,  // v / sqrt(dot(v, v)), one correctly rounded division (Mesa llvmpipe,
-                    // probe_division)
-};
-
-/// The order of dot(v, v) inside length, distance and normalize of a per-thread float3.
-enum class LengthDot {
-  kLeftToRight,  // (x*x + y*y) + z*z, each step rounded: DXC's expansion, and llvmpipe's
-  kYXZ,          // mad(z, z, mad(x, x, y*y)), fused as the profile fuses mad (the H100,
-                 // probe_division). Two and four components are not measured: left to right.
+/// Whose expansion of the functions a compiler writes out in arithmetic: dot, length, distance,
+/// normalize, cross, lerp, reflect and refract of per-thread float (fp32) values; half and
+/// double always take kDxc's (nothing measured them). probe_division and probe_geometry.
+enum class FunctionExpansion {
+  kDxc,     // DXC's (lib/HLSL/HLOperationLower.cpp): each product and sum rounded, dot left to
+            // right, normalize = v * rsqrt(dot(v, v)), lerp = a + s * (b - a)
+  kMesa,    // Mesa's (llvmpipe): DXC's, but normalize = v / sqrt(dot(v, v)), lerp =
+            // a * (1 - s) + b * s and refract's k = 1 - eta * (eta * (1 - d * d))
+  kNvidia,  // the H100's: DXC's with each product fused into the add after it (as the profile
+            // fuses mad), dot summed y, x, z, w: mad(w, w', mad(z, z', mad(x, x', y * y')))
 };
 
 /// WaveActiveMin/Max when every active lane holds NaN.
@@ -214,8 +212,7 @@ struct DeviceProfile {
   LibraryNan library_nan = LibraryNan::kHost;
   FloatToInt float_to_int = FloatToInt::kSaturate;
   DivideSqrt divide_sqrt = DivideSqrt::kCorrectlyRounded;  // per-thread fp32 /, rcp, sqrt, rsqrt
-  NormalizeForm normalize_form = NormalizeForm::kTimesRsqrt;
-  LengthDot length_dot = LengthDot::kLeftToRight;
+  FunctionExpansion function_expansion = FunctionExpansion::kDxc;
   bool poison_undefined = true;    // spec profile: undefined points get the poison pattern
   SamplerModel sampler{};          // SampleLevel and texel format conversions (docs/textures.md)
 };
@@ -245,8 +242,9 @@ inline DeviceProfile LavapipeProfile() {
   // payload-free half NaN; its float-to-int conversions are x86's.
   p.library_nan = LibraryNan::kDefault;
   p.float_to_int = FloatToInt::kX86;
-  // probe_division: normalize divides by the length.
-  p.normalize_form = NormalizeForm::kDivideByLength;
+  // probe_division and probe_geometry: normalize divides by the length, lerp weighs both ends,
+  // refract's k multiplies by eta twice.
+  p.function_expansion = FunctionExpansion::kMesa;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml (docs/textures.md): float textures filter
   // with the float fraction as weight and fused lerps; UNORM8 in 8-bit fixed point; llvmpipe's
@@ -286,9 +284,9 @@ inline DeviceProfile NvidiaProfile() {
   p.float_denormals = DenormMode::kFlushToZero;
   // Run 11: fp32 division is a * rcp(b); rcp, sqrt and rsqrt come from the device's tables.
   p.divide_sqrt = DivideSqrt::kH100Tables;
-  // probe_division (run 12): length, distance and normalize of a float3 sum y*y, x*x, z*z in
-  // fused steps.
-  p.length_dot = LengthDot::kYXZ;
+  // probe_division (run 12) and probe_geometry (run 13): dot sums y*y', x*x', z*z', w*w' in
+  // fused steps; cross, lerp, reflect and refract fuse each product into the add after it.
+  p.function_expansion = FunctionExpansion::kNvidia;
   p.poison_undefined = false;
   // Measured by tests/pipelines/probe_sampler_*.yaml on the H100 (docs/textures.md): 8-bit
   // weights rounded half up, split into four fixed-point tap weights and summed exactly; UNORM8

@@ -944,21 +944,9 @@ Bool<N> all(const Vector<T, C, N>& v) {
   return Bool<N>::FromMask(m);
 }
 
-// ------------------------------ dot
-/// HLSL dot(a, b): a.x*b.x + a.y*b.y + ..., added left to right, each product and sum rounded
-/// (the order and rounding of DXIL's Dot2/3/4 are implementation-defined; this is the plain one).
-template <class T, int C, int N>
-Lanes<T, N> dot(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
-  static_assert(!std::is_same_v<T, bool>, "dot needs numeric vectors, not bool vectors");
-  return [&]<size_t... I>(std::index_sequence<I...>) {
-    return (... + Lanes<T, N>(a[int(I)] * b[int(I)]));
-  }(std::make_index_sequence<C>{});
-}
-
 // Buffer and groupshared elements as arguments (see WAVEEMU_TAKES_REFERENCES).
 WAVEEMU_TAKES_REFERENCES(select)
 WAVEEMU_TAKES_REFERENCES(any)
 WAVEEMU_TAKES_REFERENCES(all)
-WAVEEMU_TAKES_REFERENCES(dot)
 
 }  // namespace waveemu

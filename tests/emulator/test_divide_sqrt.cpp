@@ -1,5 +1,5 @@
-// test_divide_sqrt.cpp -- fp32 division, rcp, sqrt and rsqrt under DivideSqrt, and the
-// NormalizeForm/LengthDot policies. Expected values are the devices' own words: the H100's from
+// test_divide_sqrt.cpp -- fp32 division, rcp, sqrt and rsqrt under DivideSqrt, and normalize and
+// length of a float3 under FunctionExpansion. Expected values are the devices' own words: the H100's from
 // run 11's records and run 12's probe_division bytes (docs/gpu_runs/2026-11-23-h100-run11/,
 // -run12/), worked out of those files by hand, not by the emulator's code; lavapipe's are IEEE's.
 // test_golden replays probe_division in full, and run 11's README says how all 100 million
@@ -208,10 +208,10 @@ TEST_CASE("normalize and length: lavapipe divides by the length, the H100 sums y
   // Each policy matters here: the H100's tables with the left-to-right sum, or lavapipe's
   // arithmetic with v * rsqrt, give other words.
   DeviceProfile left_to_right = NvidiaProfile();
-  left_to_right.length_dot = LengthDot::kLeftToRight;
+  left_to_right.function_expansion = FunctionExpansion::kDxc;
   CHECK(run(left_to_right).length != 0x429baef5u);
   DeviceProfile times_rsqrt = LavapipeProfile();
-  times_rsqrt.normalize_form = NormalizeForm::kTimesRsqrt;
+  times_rsqrt.function_expansion = FunctionExpansion::kDxc;
   const Words w = run(times_rsqrt);
   CHECK((w.n[0] != 0x3f333a45u || w.n[1] != 0xbf367be6u || w.n[2] != 0x3d2a2147u));
 }

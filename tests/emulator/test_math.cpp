@@ -303,7 +303,7 @@ TEST_CASE("sqrt, floor, ceil, frac, lerp and sign") {
   CHECK(frac(Float<kN>(2.25f)).lane(0) == 0.25f);
   CHECK(sqrt(Float<kN>(2.0f)).lane(0) == std::sqrt(2.0f));
   CHECK(std::isnan(sqrt(Float<kN>(-1.0f)).lane(0)));
-  CHECK(sqrt(Double<kN>(9.0)).lane(0) == 3.0);
+  CHECK(sqrt(Float<kN>(Double<kN>(9.0))).lane(0) == 3.0f);  // HLSL: double converts to float
   CHECK(floor(Half<kN>(half(-0.5f))).lane(0).bits() == half(-1.0f).bits());
   CHECK(lerp(Float<kN>(2.0f), 6.0f, 0.25f).lane(0) == 3.0f);  // 2 + 0.25 * (6 - 2)
   CHECK(lerp(Float<kN>(2.0f), 6.0f, Float<kN>(1.0f)).lane(0) == 6.0f);

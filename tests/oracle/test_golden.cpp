@@ -58,7 +58,8 @@ constexpr const char* kProbes[] = {
     "probe_sampler_weights", "probe_sampler_arithmetic", "probe_sampler_formats",
     "probe_sampler_address", "probe_sampler_encode",     "probe_sampler_precision",
     "probe_minmax",          "probe_minmax_literals",    "probe_denormals",
-    "probe_denormals_ops",   "probe_nan_math",           "probe_division"};
+    "probe_denormals_ops",   "probe_nan_math",           "probe_division",
+    "probe_geometry"};
 
 std::vector<std::byte> ReadBytes(const fs::path& path) {
   const std::string bytes = FileText(path);
