@@ -909,7 +909,6 @@ Lanes<T, N> dot(const Vector<T, C, N>& a, const Vector<T, C, N>& b) {
     return (... + Lanes<T, N>(a[int(I)] * b[int(I)]));
   }(std::make_index_sequence<C>{});
 }
-WAVEEMU_TAKES_REFERENCES(dot)
 
 // ------------------------------ length
 /// length(v) = sqrt(dot(v, v)) (translateLength); length of a per-thread scalar is abs(x).
@@ -979,7 +978,8 @@ Vector<T, C, N> reflect(const Vector<T, C, N>& i, const Vector<T, C, N>& n) {
 /// t >= 0 ? i*eta - (eta*d + sqrt(t)) * n : 0 (translateRefract). eta is a per-thread or plain
 /// scalar. For fp32 the devices follow GLSL's refract: t < 0 ? 0 : r, so a NaN t gives NaN;
 /// under kMesa t = 1 - eta * (eta * (1 - d*d)); under kNvidia every product is fused into the
-/// add after it: t = mad(-(eta*eta), mad(-d, d, 1), 1), r = mad(eta, i, -(mad(eta, d, sqrt(t)) * n)).
+/// add after it: t = mad(-(eta*eta), mad(-d, d, 1), 1), q = mad(eta, d, sqrt(t)),
+/// r = mad(eta, i, -(q * n)).
 template <class T, int C, int N, class E>
   requires detail::kBroadcastsTo<E, T, N>
 Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, const E& eta_arg) {
@@ -1398,6 +1398,7 @@ WAVEEMU_TAKES_REFERENCES(tanh)
 WAVEEMU_TAKES_REFERENCES(atan2)
 WAVEEMU_TAKES_REFERENCES(f32tof16)
 WAVEEMU_TAKES_REFERENCES(f16tof32)
+WAVEEMU_TAKES_REFERENCES(dot)
 WAVEEMU_TAKES_REFERENCES(length)
 WAVEEMU_TAKES_REFERENCES(distance)
 WAVEEMU_TAKES_REFERENCES(normalize)

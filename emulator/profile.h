@@ -86,7 +86,7 @@ enum class DivideSqrt {
 };
 
 /// Whose expansion of the functions a compiler writes out in arithmetic: dot, length, distance,
-/// normalize, cross, lerp, reflect and refract of per-thread float (fp32) values; half and
+/// normalize, cross, lerp, smoothstep, reflect and refract of float (fp32) values; half and
 /// double always take kDxc's (nothing measured them). probe_division and probe_geometry.
 enum class FunctionExpansion {
   kDxc,     // DXC's (lib/HLSL/HLOperationLower.cpp): each product and sum rounded, dot left to
@@ -94,7 +94,8 @@ enum class FunctionExpansion {
   kMesa,    // Mesa's (llvmpipe): DXC's, but normalize = v / sqrt(dot(v, v)), lerp =
             // a * (1 - s) + b * s and refract's k = 1 - eta * (eta * (1 - d * d))
   kNvidia,  // the H100's: DXC's with each product fused into the add after it (as the profile
-            // fuses mad), dot summed y, x, z, w: mad(w, w', mad(z, z', mad(x, x', y * y')))
+            // fuses mad), dot summed y, x, z, w: mad(w, w', mad(z, z', mad(x, x', y * y'))),
+            // smoothstep as GLSL's (s * s) * (3 - 2 * s)
 };
 
 /// WaveActiveMin/Max when every active lane holds NaN.

@@ -897,7 +897,7 @@ WAVEEMU_UNIFORM_VECTOR_ASSIGN(>>)
 #undef WAVEEMU_UNIFORM_VECTOR_ASSIGN
 
 // ------------------------------------------------------------------------------------------------
-// select, any, all, dot
+// select, any, all (dot is in emulator/math.h, with the geometry functions)
 
 /// HLSL select(cond, a, b) on vectors: per component (a bool vector) or one bool per thread.
 template <class T, int C, int N>

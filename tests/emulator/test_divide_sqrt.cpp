@@ -1,5 +1,5 @@
-// test_divide_sqrt.cpp -- fp32 division, rcp, sqrt and rsqrt under DivideSqrt, and normalize and
-// length of a float3 under FunctionExpansion. Expected values are the devices' own words: the H100's from
+// test_divide_sqrt.cpp -- fp32 division, rcp, sqrt and rsqrt under DivideSqrt, and normalize
+// and length of a float3 under FunctionExpansion. Expected values are the devices' own words: the H100's from
 // run 11's records and run 12's probe_division bytes (docs/gpu_runs/2026-11-23-h100-run11/,
 // -run12/), worked out of those files by hand, not by the emulator's code; lavapipe's are IEEE's.
 // test_golden replays probe_division in full, and run 11's README says how all 100 million

@@ -12,7 +12,6 @@
 
 #include <array>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 
 using namespace waveemu;
@@ -136,16 +135,34 @@ TEST_CASE("the expansion is what tells the devices apart on these threads") {
 
 TEST_CASE("a NaN under the square root: refract gives NaN on both devices, DXC's form 0") {
   // probe_geometry thread 60: a = 0, so normalize(a.xyz) is NaN and refract's k is NaN. DXC
-  // selects r where k >= 0 (0 here); both devices return 0 only where k < 0 (GLSL), so NaN.
-  auto refract_x = [](const DeviceProfile& profile) {
-    float out = 0;
-    test::RunGroup<1>(1, [&] {
-      const Float3<1> zero(0.0f), n(Float<1>(0.6f), Float<1>(0.8f), Float<1>(0.0f));
-      out = refract(normalize(zero), n, Float<1>(0.75f)).x.lane(0);
-    }, profile);
-    return out;
-  };
-  CHECK(std::isnan(refract_x(NvidiaProfile())));
-  CHECK(std::isnan(refract_x(LavapipeProfile())));
-  CHECK(refract_x(SpecProfile()) == 0.0f);
+  // selects r where k >= 0 (0 here); both devices return 0 only where k < 0 (GLSL), so NaN:
+  // the H100's 0x7fffffff, lavapipe's x86 default NaN 0xffc00000 (their golden words).
+  const Thread thread60{60, {0, 0, 0, 0, 0x43c50d7eu, 0xbfeb03c4u, 0x41868dc4u, 0x4195320au,
+                             0x3f49917du, 0xbe139ccfu, 0x3f1e1f19u, 0xbe6ae6d5u, 0x3f73343eu},
+                        {}, {}};
+  CHECK(Evaluate(thread60, NvidiaProfile())[7] == 0x7fffffffu);
+  CHECK(Evaluate(thread60, LavapipeProfile())[7] == 0xffc00000u);
+  CHECK(Evaluate(thread60, SpecProfile())[7] == 0u);
+}
+
+TEST_CASE("uniform vectors follow the profile; half and double keep DXC's dot") {
+  // Thread 1's dot(a, b) as plain float4 values inside a group: the device's word.
+  const Thread& t1 = kThreads[0];
+  auto f = [&](int i) { return std::bit_cast<float>(t1.in[i]); };
+  uint32_t uniform_dot = 0;
+  test::RunGroup<1>(1, [&] {
+    const float4 a{f(0), f(1), f(2), f(3)}, b{f(4), f(5), f(6), f(7)};
+    uniform_dot = std::bit_cast<uint32_t>(dot(a, b));
+  }, NvidiaProfile());
+  CHECK(uniform_dot == t1.h100[0]);
+  // fp64 under the nvidia profile: left to right, each step rounded (nothing measured double).
+  // a = (1 + 2^-27, 1, 0), b = (1 - 2^-27, -1, 0): x*X = 1 - 2^-54 rounds to 1 (a tie, to even),
+  // so the sum is 0; the H100's fused fp32 chain would keep -2^-54.
+  double d = 1;
+  test::RunGroup<1>(1, [&] {
+    const Double3<1> a(Lanes<double, 1>(1 + 0x1p-27), Lanes<double, 1>(1.0), Lanes<double, 1>(0.0));
+    const Double3<1> b(Lanes<double, 1>(1 - 0x1p-27), Lanes<double, 1>(-1.0), Lanes<double, 1>(0.0));
+    d = dot(a, b).lane(0);
+  }, NvidiaProfile());
+  CHECK(d == 0.0);
 }

@@ -1,7 +1,7 @@
 // probes.cpp -- ports of the device-profile probes tests/pipelines/probe_order.hlsl,
 // probe_special.hlsl, probe_float_equality.hlsl, probe_minmax.hlsl, probe_minmax_literals.hlsl,
-// probe_denormals.hlsl, probe_denormals_ops.hlsl, probe_nan_math.hlsl, probe_division.hlsl and
-// probe_geometry.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under
+// probe_denormals.hlsl, probe_denormals_ops.hlsl, probe_nan_math.hlsl, probe_division.hlsl
+// and probe_geometry.hlsl (DESIGN §3), statement for statement. Their expected bits are recorded per device under
 // tests/golden/; tests/oracle/test_golden.cpp replays them on the emulator.
 #include "tests/pipelines/ports/ports.h"
 
