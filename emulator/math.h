@@ -987,24 +987,19 @@ Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, cons
   const Lanes<T, N> eta(eta_arg), one(T(1));
   const Lanes<T, N> d = dot(i, n);
   const Vector<T, C, N> zero(T(0));
-  switch (detail::Expansion<T>()) {
-    case FunctionExpansion::kNvidia: {
-      const Lanes<T, N> t = mad(-(eta * eta), mad(-d, d, one), one);
-      const Lanes<T, N> q = mad(eta, d, sqrt(t));
-      const Vector<T, C, N> r =
-          detail::BuildVector<T, C, N>([&](int k) { return mad(eta, i[k], -(q * n[k])); });
-      return select(t < T(0), zero, r);
-    }
-    case FunctionExpansion::kMesa: {
-      const Lanes<T, N> t = one - eta * (eta * (one - d * d));
-      return select(t < T(0), zero, i * eta - (eta * d + sqrt(t)) * n);
-    }
-    case FunctionExpansion::kDxc:
-      break;
+  const FunctionExpansion form = detail::Expansion<T>();
+  if (form == FunctionExpansion::kNvidia) {
+    const Lanes<T, N> t = mad(-(eta * eta), mad(-d, d, one), one);
+    const Lanes<T, N> q = mad(eta, d, sqrt(t));
+    const Vector<T, C, N> r =
+        detail::BuildVector<T, C, N>([&](int k) { return mad(eta, i[k], -(q * n[k])); });
+    return select(t < T(0), zero, r);
   }
-  const Lanes<T, N> t = one - (one - d * d) * (eta * eta);
+  const Lanes<T, N> t = form == FunctionExpansion::kMesa ? one - eta * (eta * (one - d * d))
+                                                         : one - (one - d * d) * (eta * eta);
   const Vector<T, C, N> r = i * eta - (eta * d + sqrt(t)) * n;
-  return select(t >= T(0), r, zero);
+  // GLSL's test (t < 0: a NaN t keeps r) on the device; DXC's (t >= 0: a NaN t gives 0).
+  return form == FunctionExpansion::kMesa ? select(t < T(0), zero, r) : select(t >= T(0), r, zero);
 }
 
 // ------------------------------ faceforward
