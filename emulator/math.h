@@ -1252,9 +1252,12 @@ decltype(auto) FirstPerThreadArg(const A& a) {
 
 }  // namespace detail
 
+// A reference to a buffer element (RW[0u]) takes WAVEEMU_TAKES_REFERENCES's form instead, which
+// reads it and calls again: both would match a reference to a uniform vector element.
 #define WAVEEMU_UNIFORM_VECTOR_FORM(NAME)                                                       \
   template <class... A>                                                                         \
-    requires(detail::kAnyUniformVectorArg<A...> && detail::kThreadsOfCall<A...> == 0)           \
+    requires(detail::kAnyUniformVectorArg<A...> && detail::kThreadsOfCall<A...> == 0 &&         \
+             !detail::kAnyReference<A...>)                                                      \
   auto NAME(const A&... a)->decltype(detail::FromOneThread(NAME(detail::OneThread(a)...))) {    \
     return detail::FromOneThread(NAME(detail::OneThread(a)...));                                \
   }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -165,6 +166,39 @@ TEST_CASE("a vector element takes arithmetic, dot, any, all, lerp and clamp, rea
     CHECK(now.z == c.z + 3.0f * add);
     CHECK(now.w == c.w + 4.0f * add);
   }
+}
+
+TEST_CASE("an element at a uniform index takes the vector functions with a uniform vector") {
+  // RW[0u] is a reference to one uniform float3; with a uniform float3 beside it the call once
+  // matched both the uniform-vector form and the element-reference form (ambiguous).
+  std::vector<float3> v{float3{3.0f, -4.0f, 12.0f}, float3{0.0f, 0.0f, 0.0f}};
+  const RWStructuredBuffer<float3> V{std::span<float3>(v)};
+  const float3 L{1.0f, 2.0f, 2.0f};
+  float d0 = 0, d1 = 0, len = 0, dist = 0;
+  float3 c{}, r{}, m{}, n{};
+  RunGroup<kN>(kW, [&] {
+    d0 = dot(V[0u], L);
+    d1 = dot(L, V[0u]);
+    len = length(V[0u]);
+    dist = distance(V[0u], L);
+    c = cross(V[0u], L);
+    r = reflect(V[0u], L);
+    m = min(V[0u], L);
+    n = normalize(V[0u]);
+  });
+  // Hand-worked: v = (3, -4, 12), |v| = 13; L = (1, 2, 2); v . L = 3 - 8 + 24 = 19;
+  // v - L = (2, -6, 10), |v - L| = sqrt(140); v x L = (-4*2 - 12*2, 12*1 - 3*2, 3*2 - (-4)*1)
+  // = (-32, 6, 10); reflect = v - 2 (v . L) L = (3 - 38, -4 - 76, 12 - 76).
+  CHECK(d0 == 19.0f);
+  CHECK(d1 == 19.0f);
+  CHECK(len == 13.0f);
+  CHECK(dist == std::sqrt(140.0f));
+  CHECK((c.x == -32.0f && c.y == 6.0f && c.z == 10.0f));
+  CHECK((r.x == -35.0f && r.y == -80.0f && r.z == -64.0f));
+  CHECK((m.x == 1.0f && m.y == -4.0f && m.z == 2.0f));
+  // normalize = v * rsqrt(169) under spec: rsqrt(169) = 1 / 13 rounded, then each product.
+  const float inv13 = 1.0f / 13.0f;
+  CHECK((n.x == 3.0f * inv13 && n.y == -4.0f * inv13 && n.z == 12.0f * inv13));
 }
 
 TEST_CASE("WaveMultiPrefixSum takes a buffer element as its value") {
