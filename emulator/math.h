@@ -223,7 +223,7 @@ Lanes<T, N> clamp(const Lanes<T, N>& x, const Lo& lo, const Hi& hi) {
 /// saturate(x) = clamp(x, 0, 1) for floats; NaN gives 0 (DXIL Saturate).
 template <class T, int N>
 Lanes<T, N> saturate(const Lanes<T, N>& x) {
-  static_assert(kIsFloatLike<T>, "saturate takes half, float or double (HLSL float_like<>)");
+  static_assert(kIsFloatLike<T>, "saturate takes half, float or double (HLSL any_float<>)");
   // max(NaN, 0) is 0 because max ignores NaN.
   return min(max(x, Lanes<T, N>(T(0))), Lanes<T, N>(T(1)));
 }
@@ -374,10 +374,26 @@ Lanes<T, N> reversebits(const Lanes<T, N>& x) {
   });
 }
 
+// ------------------------------------------------------------------------------------------------
+// Functions HLSL declares for float_like<> (half and float; DXC and glslang convert a double or
+// integer argument to float first, so these refuse other types and say so): floor, ceil, frac,
+// lerp, round, trunc, sqrt, fmod and the rest below that use WAVEEMU_FLOAT_LIKE.
+
+namespace detail {
+template <class T>
+inline constexpr bool kIsHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
+}  // namespace detail
+
+#define WAVEEMU_FLOAT_LIKE(NAME, T)                                                             \
+  static_assert(detail::kIsHalfOrFloat<T>,                                                      \
+                NAME " takes half or float (HLSL float_like); DXC converts a double or integer " \
+                     "argument to float first: write " NAME "(Float<N>(x)), or " NAME           \
+                     "(float(x)) for a uniform x")
+
 // ------------------------------ floor
 template <class T, int N>
 Lanes<T, N> floor(const Lanes<T, N>& x) {
-  static_assert(kIsFloatLike<T>, "floor takes half, float or double");
+  WAVEEMU_FLOAT_LIKE("floor", T);
   return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Floor(v); },
                                  [](T v) { return T(std::floor(float(v))); });
 }
@@ -385,7 +401,7 @@ Lanes<T, N> floor(const Lanes<T, N>& x) {
 // ------------------------------ ceil
 template <class T, int N>
 Lanes<T, N> ceil(const Lanes<T, N>& x) {
-  static_assert(kIsFloatLike<T>, "ceil takes half, float or double");
+  WAVEEMU_FLOAT_LIKE("ceil", T);
   return detail::MapLanes<false>(x, [](auto, auto v) { return hn::Ceil(v); },
                                  [](T v) { return T(std::ceil(float(v))); });
 }
@@ -394,6 +410,7 @@ Lanes<T, N> ceil(const Lanes<T, N>& x) {
 /// frac(x) = x - floor(x), in [0, 1) (1 - tiny values can round to 1.0).
 template <class T, int N>
 Lanes<T, N> frac(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("frac", T);
   return x - floor(x);
 }
 
@@ -415,7 +432,7 @@ FunctionExpansion Expansion() {
 template <class T, int N, class B, class S>
   requires(detail::kBroadcastsTo<B, T, N> && detail::kBroadcastsTo<S, T, N>)
 Lanes<T, N> lerp(const Lanes<T, N>& a, const B& b_arg, const S& s_arg) {
-  static_assert(kIsFloatLike<T>, "lerp takes half, float or double");
+  WAVEEMU_FLOAT_LIKE("lerp", T);
   const Lanes<T, N> b(b_arg), s(s_arg);
   switch (detail::Expansion<T>()) {
     case FunctionExpansion::kNvidia:
@@ -436,13 +453,9 @@ Lanes<int32_t, N> sign(const Lanes<T, N>& x) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Functions HLSL declares for float_like<> (half and float; DXC converts a double or integer
-// argument to float first, so here they refuse other types and say so).
+// More float_like<> functions (above floor), most of them evaluated in float.
 
 namespace detail {
-
-template <class T>
-inline constexpr bool kIsHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 /// r[t] = f(float(a[t])) rounded to T: a DXIL primitive that waveemu evaluates with the C library
 /// in float (half: computed in float, rounded to half once). kLibraryNan: a NaN result follows
@@ -468,11 +481,6 @@ inline constexpr double kLn2OverLn10 = 0.301029995663981195214;  // M_LN2 / M_LN
 inline constexpr double kPi = 3.14159265358979323846;      // M_PI
 
 }  // namespace detail
-
-#define WAVEEMU_FLOAT_LIKE(NAME, T)                                                             \
-  static_assert(detail::kIsHalfOrFloat<T>,                                                      \
-                NAME " takes half or float (HLSL float_like); DXC converts a double or integer " \
-                     "argument to float first: write " NAME "(Float<N>(x))")
 
 // ------------------------------ sqrt
 /// sqrt(x), correctly rounded (D3D allows some error; this is the exact IEEE one), or the H100's
@@ -1111,7 +1119,7 @@ T smoothstep(T a, T b, T x) {
   return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
 }
 // Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula, a
-// device's sqrt), the float forms (and lerp's double one) are also plain functions. Code that
+// device's sqrt), the float forms are also plain functions. Code that
 // sees both (a kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h>
 // declares ::round(float) and friends) then gets an ambiguous call, a compile error, instead of
 // the C library's result in silence; inside namespace waveemu these are found first.
@@ -1129,7 +1137,10 @@ WAVEEMU_MATH_NOT_CMATH_BINARY(pow)
 WAVEEMU_MATH_NOT_CMATH_BINARY(atan2)
 WAVEEMU_MATH_NOT_CMATH_BINARY(ldexp)
 inline float lerp(float a, float b, float s) { return lerp<float>(a, b, s); }
-inline double lerp(double a, double b, double s) { return lerp<double>(a, b, s); }
+// HLSL declares lerp for float_like: a double lerp is computed in float (DXC, glslang). Deleted so
+// that neither this nor C++20's std::lerp (which libstdc++'s <math.h> brings to global scope)
+// computes it in double: write lerp(float(a), float(b), float(s)).
+double lerp(double a, double b, double s) = delete;
 #undef WAVEEMU_MATH_NOT_CMATH_BINARY
 #undef WAVEEMU_MATH_NOT_CMATH_UNARY
 
