@@ -636,6 +636,18 @@ constexpr T ShiftMask() {
   return T(sizeof(T) * 8 - 1);
 }
 
+/// Whether % (and fmod) of T compute glslang's OpFMod in the running group: fp32 and fp64 under
+/// FunctionExpansion kMesa and kNvidia (run 15 measured both types on both devices). kDxc, half
+/// and code outside a group keep DXIL FRem.
+template <class T>
+bool RemainderIsOpFMod() {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (const GroupBase* g = GroupBase::Current())
+      return g->profile().function_expansion != FunctionExpansion::kDxc;
+  }
+  return false;
+}
+
 }  // namespace detail
 
 template <int N>
@@ -768,10 +780,26 @@ template <class T, int N>
 Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
   Lanes<T, N> r{NoInit{}};
   if constexpr (kIsFloatLike<T>) {
-    // HLSL % on floats truncates like fmod (the result takes the dividend's sign).
     // The running device's FloatArithmetic applies to float operands and results.
     using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (is_mod && detail::RemainderIsOpFMod<T>()) {
+      // glslang's OpFMod (the sign of y), as both devices compute it: x - y * floor(x / y), the
+      // product fused into the subtraction where the profile fuses mad (H100), the division the
+      // profile's (probe_remainder, docs/gpu_runs/2026-11-23-h100-run15/).
+      const bool fused = GroupBase::Current()->profile().fuse_multiply_add;
+      for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
+        const F x = p.Operand(a.data()[t]), y = p.Operand(b.data()[t]);
+        F q;
+        if constexpr (std::is_same_v<T, float>)
+          q = std::floor(p.h100_tables ? p.TableQuotient(x, y) : p.Result(x / y));
+        else
+          q = std::floor(x / y);
+        r.data()[t] = p.Result(fused ? std::fma(-y, q, x) : F(x - p.Result(F(y * q))));
+      }
+      return r;
+    }
+    // DXIL FRem: HLSL % on floats truncates like C's fmod (the result takes the dividend's sign).
     for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
       const F x = p.Operand(F(a.data()[t])), y = p.Operand(F(b.data()[t]));
       r.data()[t] = p.Result(T(is_mod ? std::fmod(x, y) : x / y));

@@ -637,11 +637,13 @@ Lanes<T, N> ldexp(const Lanes<T, N>& x, const Lanes<T, N>& e) {
 /// fmod(x, y) as DXC expands it (translateFMod; clang's DirectX fmod_impl is the same):
 /// d = x / y; f = frac(abs(d)); (d >= -d ? f : -f) * y. The result has x's sign (or is +0), but
 /// it is not the exact remainder: fmod(-7, 3) is -(1 - 2^-22), fmod(-0, 3) is +0. HLSL's % on
-/// floats (Lanes operator%) is the exact one (DXIL FRem, std::fmod); SPIR-V compilers (DXC
-/// -spirv, glslang) emit OpFRem for fmod, so the Vulkan oracle path computes that one instead.
+/// floats (Lanes operator%) is the exact one (DXIL FRem, std::fmod). glslang compiles both to
+/// OpFMod (the sign of y), so under FunctionExpansion kMesa and kNvidia fmod is % as that device
+/// computes OpFMod: x - y * floor(x / y) (run 15).
 template <class T, int N>
 Lanes<T, N> fmod(const Lanes<T, N>& x, const Lanes<T, N>& y) {
   WAVEEMU_FLOAT_LIKE("fmod", T);
+  if (detail::RemainderIsOpFMod<T>()) return x % y;
   const Lanes<T, N> d = x / y;
   const Lanes<T, N> f = frac(abs(d));
   return select(d >= -d, f, -f) * y;

@@ -86,16 +86,20 @@ enum class DivideSqrt {
 };
 
 /// Whose expansion of the functions a compiler writes out in arithmetic: dot, length, distance,
-/// normalize, cross, lerp, smoothstep, reflect and refract of float (fp32) values; half and
-/// double always take kDxc's (nothing measured them). probe_division and probe_geometry.
+/// normalize, cross, lerp, smoothstep, reflect and refract of float (fp32) values, and % and fmod
+/// of fp32 (% of fp64 too); half and double otherwise take kDxc's (nothing measured them).
+/// probe_division, probe_geometry and probe_remainder.
 enum class FunctionExpansion {
   kDxc,     // DXC's (lib/HLSL/HLOperationLower.cpp): each product and sum rounded, dot left to
-            // right, normalize = v * rsqrt(dot(v, v)), lerp = a + s * (b - a)
+            // right, normalize = v * rsqrt(dot(v, v)), lerp = a + s * (b - a); % is DXIL FRem
+            // (C's fmod: exact, the dividend's sign), fmod DXC's frac-based expansion
   kMesa,    // Mesa's (llvmpipe): DXC's, but normalize = v / sqrt(dot(v, v)), lerp =
-            // a * (1 - s) + b * s and refract's k = 1 - eta * (eta * (1 - d * d))
+            // a * (1 - s) + b * s and refract's k = 1 - eta * (eta * (1 - d * d)); % and fmod
+            // are glslang's OpFMod, x - y * floor(x / y), each step rounded
   kNvidia,  // the H100's: DXC's with each product fused into the add after it (as the profile
             // fuses mad), dot summed y, x, z, w: mad(w, w', mad(z, z', mad(x, x', y * y'))),
-            // smoothstep as GLSL's (s * s) * (3 - 2 * s)
+            // smoothstep as GLSL's (s * s) * (3 - 2 * s); % and fmod are OpFMod,
+            // mad(-y, floor(x / y), x) with the profile's division
 };
 
 /// WaveActiveMin/Max when every active lane holds NaN.

@@ -79,9 +79,10 @@ Results Run(const Float<kPairs>& a, const Float<kPairs>& b) {
 
 /// Checks every result against scalar float arithmetic; `nvidia`: each operand and result
 /// flushed (but for floor and ceil) and NaN results 0x7fffffff; `fused`: whether mad rounds once;
+/// `opfmod`: % is glslang's OpFMod, x - y * floor(x / y) (test_remainder.cpp), not C's fmod;
 /// `llvmpipe_log2`: log2's NaNs are 0x7fc00000 (LibraryNan::kDefault, test_nan_math.cpp).
 void CheckAll(const Float<kPairs>& a, const Float<kPairs>& b, const Results& r, bool nvidia,
-              bool fused, bool llvmpipe_log2 = false) {
+              bool fused, bool opfmod, bool llvmpipe_log2 = false) {
   const auto f = [&](float v) { return DeviceResult(v, nvidia); };
   for (int t = 0; t < kPairs; ++t) {
     const float x = Flushed(a.lane(t), nvidia), y = Flushed(b.lane(t), nvidia);
@@ -91,7 +92,10 @@ void CheckAll(const Float<kPairs>& a, const Float<kPairs>& b, const Results& r, 
     CHECK(Bits(r.sub.lane(t)) == Bits(f(x - y)));
     CHECK(Bits(r.mul.lane(t)) == Bits(f(x * y)));
     CHECK(Bits(r.div.lane(t)) == Bits(f(x / y)));
-    CHECK(Bits(r.mod.lane(t)) == Bits(f(std::fmod(x, y))));
+    const float quotient = std::floor(f(x / y));
+    volatile float y_times_quotient = f(y * quotient);
+    const float opfmod_xy = fused ? f(std::fma(-y, quotient, x)) : f(x - y_times_quotient);
+    CHECK(Bits(r.mod.lane(t)) == Bits(opfmod ? opfmod_xy : f(std::fmod(x, y))));
     CHECK(Bits(r.neg.lane(t)) == Bits(f(std::bit_cast<float>(Bits(x) ^ 0x80000000u))));
     CHECK(Bits(r.abs_a.lane(t)) == Bits(f(std::bit_cast<float>(Bits(x) & 0x7fffffffu))));
     volatile float product = f(x * y);  // kept apart so that nothing contracts it
@@ -134,7 +138,7 @@ TEST_CASE("the nvidia profile flushes fp32 denormals in per-thread arithmetic, c
   DeviceProfile nvidia = NvidiaProfile();
   nvidia.divide_sqrt = DivideSqrt::kCorrectlyRounded;
   test::RunGroup<kPairs>(32, [&] { r = Run(a, b); }, nvidia);
-  CheckAll(a, b, r, /*nvidia=*/true, /*fused=*/true);
+  CheckAll(a, b, r, /*nvidia=*/true, /*fused=*/true, /*opfmod=*/true);
   // Hand-worked cases of the rule.
   const auto at = [](int i, int j) { return i * kV + j; };
   CHECK(Bits(r.add.lane(at(9, 0))) == 0u);            // 2^-149 + 0 = +0
@@ -152,6 +156,7 @@ TEST_CASE("the nvidia profile flushes fp32 denormals in per-thread arithmetic, c
   CHECK(Bits(r.add.lane(at(8, 2))) == 0x7fffffffu);   // NaN + 1, whatever the NaN's bits
   CHECK(Bits(r.neg.lane(at(8, 0))) == 0x7fffffffu);   // -NaN
   CHECK(Bits(r.sub.lane(at(6, 6))) == 0x7fffffffu);   // inf - inf
+  CHECK(Bits(r.mod.lane(at(2, 9))) == 0x7fffffffu);   // 1 % 2^-149: the divisor flushes to 0
 }
 
 TEST_CASE("spec, lavapipe and code outside a group keep fp32 denormals and x86's NaNs; half, double, selects and bit casts keep denormals under nvidia") {
@@ -161,11 +166,16 @@ TEST_CASE("spec, lavapipe and code outside a group keep fp32 denormals and x86's
   test::RunGroup<kPairs>(32, [&] { spec = Run(a, b); }, SpecProfile());
   test::RunGroup<kPairs>(8, [&] { lavapipe = Run(a, b); }, LavapipeProfile());
   const Results outside = Run(a, b);
-  CheckAll(a, b, spec, /*nvidia=*/false, /*fused=*/false);
-  CheckAll(a, b, lavapipe, /*nvidia=*/false, /*fused=*/false, /*llvmpipe_log2=*/true);
-  CheckAll(a, b, outside, /*nvidia=*/false, /*fused=*/false);
+  CheckAll(a, b, spec, /*nvidia=*/false, /*fused=*/false, /*opfmod=*/false);
+  CheckAll(a, b, lavapipe, /*nvidia=*/false, /*fused=*/false, /*opfmod=*/true,
+           /*llvmpipe_log2=*/true);
+  CheckAll(a, b, outside, /*nvidia=*/false, /*fused=*/false, /*opfmod=*/false);
   CHECK(Bits(lavapipe.mul.lane(12 * kV + 4)) == 0x00400000u);  // FLT_MIN * 0.5 = 2^-127
   CHECK(Bits(lavapipe.sub.lane(6 * kV + 6)) == 0xffc00000u);   // inf - inf: x86's NaN
+  // 1 % 2^-149 (OpFMod): 1 / 2^-149 overflows to inf, so 1 - 2^-149 * inf = -inf (as lavapipe's
+  // 7 % 1.04e-40 in probe_remainder); C's fmod gives +0 (spec).
+  CHECK(Bits(lavapipe.mod.lane(2 * kV + 9)) == 0xff800000u);
+  CHECK(Bits(spec.mod.lane(2 * kV + 9)) == 0u);
 
   const float denormal = std::bit_cast<float>(0x00400000u);
   Float<4> kept, selected;

@@ -334,6 +334,26 @@ struct ProbeGeometry {
   }
 };
 
+// ------------------------------ probe_remainder.hlsl
+struct ProbeRemainder {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& i) const { return asfloat(In[region * 64u + i]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid);
+    Out[0u * 64u + tid] = asuint(a % b);
+    Out[1u * 64u + tid] = asuint(fmod(a, b));
+    Out[2u * 64u + tid] = asuint(a % F(1, (tid * 7u + 3u) % 64u));
+    Out[3u * 64u + tid] = asuint(fmod(F(0, (tid * 13u + 5u) % 64u), b));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -362,6 +382,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeNanMath>("probe_nan_math.hlsl"));
   ports.push_back(InOutProbePort<ProbeDivision>("probe_division.hlsl"));
   ports.push_back(InOutProbePort<ProbeGeometry>("probe_geometry.hlsl"));
+  ports.push_back(InOutProbePort<ProbeRemainder>("probe_remainder.hlsl"));
 }
 
 }  // namespace waveemu::oracle
