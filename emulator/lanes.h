@@ -785,9 +785,11 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
     if (is_mod && detail::RemainderIsOpFMod<T>()) {
       // glslang's OpFMod (the sign of y), as both devices compute it: x - y * floor(x / y), the
-      // product fused into the subtraction where the profile fuses mad (H100), the division the
-      // profile's (probe_remainder, docs/gpu_runs/2026-11-23-h100-run15/).
-      const bool fused = GroupBase::Current()->profile().fuse_multiply_add;
+      // division the profile's; kMesa rounds each step, kNvidia fuses the product into the
+      // subtraction as the profile fuses mad (probe_remainder, docs/gpu_runs/2026-11-23-h100-run15/).
+      const DeviceProfile& profile = GroupBase::Current()->profile();
+      const bool fused =
+          profile.function_expansion == FunctionExpansion::kNvidia && profile.fuse_multiply_add;
       for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
         const F x = p.Operand(a.data()[t]), y = p.Operand(b.data()[t]);
         F q;

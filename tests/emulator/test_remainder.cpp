@@ -26,9 +26,10 @@ struct Pair {
   Bits llvmpipe, h100;     // the devices' a % b (and fmod(a, b) for fp32)
 };
 
-// probe_remainder's threads: random pairs where the two devices differ (0, 13, 17, 25, 28: the
-// fused product; 39: the H100's division puts floor(a / b) one lower), a zero divisor (50), a
-// denormal the H100 flushes (57, 58: on lavapipe 7 / 2^-133 overflows, so 7 - inf), -0 (49).
+// probe_remainder's threads: random pairs where the two devices differ (0, 13, 17, 25: the fused
+// product; 28, 39: the H100's table division puts floor(a / b) elsewhere), -0 (49), a zero
+// divisor (50), a denormal the H100 flushes (57, 58: on lavapipe 7 / 1.04e-40 overflows, so
+// 7 - inf).
 constexpr Pair<uint32_t> kFloat[] = {
     {0, 0x461ee570u, 0x4258e00eu, 0x41f38c00u, 0x41f38b8cu},
     {13, 0xbf6bac8du, 0xb7f7fde3u, 0xb74f0000u, 0xb74f1f28u},
@@ -129,18 +130,22 @@ TEST_CASE("what tells the devices apart: the fused product, then the H100's divi
   unfused.fuse_multiply_add = false;
   CHECK(Float32(kFloat[0].a, kFloat[0].b, unfused).mod == kFloat[0].llvmpipe);
   CHECK(Double64(kDouble[0].a, kDouble[0].b, unfused) == kDouble[0].llvmpipe);
-  // Thread 39: lavapipe's quotient floors to 597, the H100's table quotient to 598.
+  // Thread 39: lavapipe's quotient floors to 597, the H100's table quotient to 598. With IEEE
+  // division the fused form keeps 597, and a - 597 b is exact: the exact remainder 0xbf0f4641
+  // (worked out with fractions), neither device's word.
   DeviceProfile ieee_division = NvidiaProfile();
   ieee_division.divide_sqrt = DivideSqrt::kCorrectlyRounded;
-  CHECK(Float32(kFloat[5].a, kFloat[5].b, ieee_division).mod != kFloat[5].h100);
-  // Thread 17 (-25.27 % 6.5e-6): FRem's exact remainder is negative, both devices' positive.
+  CHECK(Float32(kFloat[5].a, kFloat[5].b, ieee_division).mod == 0xbf0f4641u);
+  // Thread 17 (-25.27 % 6.5e-6): FRem's exact remainder takes the dividend's sign, negative,
+  // where both devices' words (0x35ca4cac, 0x36000000) are positive.
   for (DeviceProfile device : {NvidiaProfile(), LavapipeProfile()}) {
     device.function_expansion = FunctionExpansion::kDxc;
-    const FloatResults dxc = Float32(kFloat[2].a, kFloat[2].b, device);
-    CHECK(std::bit_cast<float>(dxc.mod) < 0);
-    CHECK(std::bit_cast<float>(kFloat[2].h100) > 0);
-    CHECK(std::bit_cast<float>(kFloat[2].llvmpipe) > 0);
+    CHECK(std::bit_cast<float>(Float32(kFloat[2].a, kFloat[2].b, device).mod) < 0);
   }
+  // A profile with Mesa's form and fused mad still rounds each step: thread 0's lavapipe word.
+  DeviceProfile mesa_fused = LavapipeProfile();
+  mesa_fused.fuse_multiply_add = true;
+  CHECK(Float32(kFloat[0].a, kFloat[0].b, mesa_fused).mod == kFloat[0].llvmpipe);
 }
 
 TEST_CASE("a uniform fmod follows the running group's profile") {
@@ -151,4 +156,27 @@ TEST_CASE("a uniform fmod follows the running group's profile") {
   // DXC's expansion: -frac(7 / 3) * 3 with 7 / 3 rounded, so not exactly -1 but -(1 - 2^-22)
   // (docs/quick_reference.md, fmod).
   CHECK(spec == -(1 - 0x1p-22f));
+}
+
+TEST_CASE("half keeps FRem and DXC's fmod; uniform vectors follow the profile") {
+  // glslang's half is a 32-bit float, so nothing measured a 16-bit OpFMod: half keeps kDxc's
+  // forms under every profile. -7 % 3 = -1 (FRem); fmod(-7, 3) = -frac(7 / 3) * 3 rounded in
+  // half steps: 7 / 3 rounds to 2.333984375, frac 0.333984375, times 3 = 1.001953125 (exact in
+  // half), so -1.001953125.
+  for (const DeviceProfile& device : {NvidiaProfile(), LavapipeProfile()}) {
+    float mod = 0, fm = 0;
+    float3 v{};
+    test::RunGroup<1>(1, [&] {
+      const Half<1> x(half(-7.0f)), y(half(3.0f));
+      mod = float((x % y).lane(0));
+      fm = float(fmod(x, y).lane(0));
+      v = float3{-7.0f, 7.0f, -0.0f} % float3{3.0f, -3.0f, 3.0f};
+    }, device);
+    CHECK(mod == -1.0f);
+    CHECK(fm == -1.001953125f);
+    // Uniform float3 % float3 is OpFMod too (hand-worked above): 2, -2, +0.
+    CHECK(v.x == 2.0f);
+    CHECK(v.y == -2.0f);
+    CHECK(std::bit_cast<uint32_t>(v.z) == 0u);
+  }
 }
