@@ -636,16 +636,14 @@ constexpr T ShiftMask() {
   return T(sizeof(T) * 8 - 1);
 }
 
-/// Whether % (and fmod) of T compute glslang's OpFMod in the running group: fp32 and fp64 under
-/// FunctionExpansion kMesa and kNvidia (run 15 measured both types on both devices). kDxc, half
-/// and code outside a group keep DXIL FRem.
-template <class T>
-bool RemainderIsOpFMod() {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    if (const GroupBase* g = GroupBase::Current())
-      return g->profile().function_expansion != FunctionExpansion::kDxc;
+/// The running group's FunctionExpansion for values of type T: fp32 only (with kDouble, fp64
+/// too: % was measured for both); kDxc for other types and outside a group.
+template <class T, bool kDouble = false>
+FunctionExpansion Expansion() {
+  if constexpr (std::is_same_v<T, float> || (kDouble && std::is_same_v<T, double>)) {
+    if (const GroupBase* g = GroupBase::Current()) return g->profile().function_expansion;
   }
-  return false;
+  return FunctionExpansion::kDxc;
 }
 
 }  // namespace detail
@@ -783,21 +781,19 @@ Lanes<T, N> DivOrMod(const Lanes<T, N>& a, const Lanes<T, N>& b, bool is_mod) {
     // The running device's FloatArithmetic applies to float operands and results.
     using F = std::conditional_t<std::is_same_v<T, half>, float, T>;
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
-    if (is_mod && detail::RemainderIsOpFMod<T>()) {
-      // glslang's OpFMod (the sign of y), as both devices compute it: x - y * floor(x / y), the
-      // division the profile's; kMesa rounds each step, kNvidia fuses the product into the
+    const FunctionExpansion form =
+        is_mod ? detail::Expansion<T, /*kDouble=*/true>() : FunctionExpansion::kDxc;
+    if (form != FunctionExpansion::kDxc) {
+      // glslang's OpFMod (the sign of y), as both devices compute it: x - y * floor(x / y) with
+      // the profile's division; kMesa rounds each step, kNvidia fuses the product into the
       // subtraction as the profile fuses mad (probe_remainder, docs/gpu_runs/2026-11-23-h100-run15/).
-      const DeviceProfile& profile = GroupBase::Current()->profile();
+      const Lanes<T, N> quotient = Div(a, b);
       const bool fused =
-          profile.function_expansion == FunctionExpansion::kNvidia && profile.fuse_multiply_add;
+          form == FunctionExpansion::kNvidia && GroupBase::Current()->profile().fuse_multiply_add;
       for (int t = 0; t < Lanes<T, N>::kPadded; ++t) {
-        const F x = p.Operand(a.data()[t]), y = p.Operand(b.data()[t]);
-        F q;
-        if constexpr (std::is_same_v<T, float>)
-          q = std::floor(p.h100_tables ? p.TableQuotient(x, y) : p.Result(x / y));
-        else
-          q = std::floor(x / y);
-        r.data()[t] = p.Result(fused ? std::fma(-y, q, x) : F(x - p.Result(F(y * q))));
+        const F x = p.Operand(F(a.data()[t])), y = p.Operand(F(b.data()[t]));
+        const F q = std::floor(F(quotient.data()[t]));
+        r.data()[t] = p.Result(T(fused ? std::fma(-y, q, x) : F(x - p.Result(F(y * q)))));
       }
       return r;
     }

@@ -414,18 +414,6 @@ Lanes<T, N> frac(const Lanes<T, N>& x) {
   return x - floor(x);
 }
 
-namespace detail {
-/// The running group's FunctionExpansion for values of type T: fp32 only; kDxc for half, double
-/// and integers, and outside a group.
-template <class T>
-FunctionExpansion Expansion() {
-  if constexpr (std::is_same_v<T, float>) {
-    if (const GroupBase* g = GroupBase::Current()) return g->profile().function_expansion;
-  }
-  return FunctionExpansion::kDxc;
-}
-}  // namespace detail
-
 // ------------------------------ lerp
 /// lerp(a, b, s) = a + s * (b - a), as DXC expands it (two roundings after the difference); for
 /// fp32 under kNvidia mad(s, b - a, a), fused; under kMesa a * (1 - s) + b * s.
@@ -643,7 +631,7 @@ Lanes<T, N> ldexp(const Lanes<T, N>& x, const Lanes<T, N>& e) {
 template <class T, int N>
 Lanes<T, N> fmod(const Lanes<T, N>& x, const Lanes<T, N>& y) {
   WAVEEMU_FLOAT_LIKE("fmod", T);
-  if (detail::RemainderIsOpFMod<T>()) return x % y;
+  if (detail::Expansion<T>() != FunctionExpansion::kDxc) return x % y;  // OpFMod: lanes.h
   const Lanes<T, N> d = x / y;
   const Lanes<T, N> f = frac(abs(d));
   return select(d >= -d, f, -f) * y;
