@@ -986,18 +986,19 @@ Vector<T, C, N> refract(const Vector<T, C, N>& i, const Vector<T, C, N>& n, cons
   const Lanes<T, N> d = dot(i, n);
   const Vector<T, C, N> zero(T(0));
   const FunctionExpansion form = detail::Expansion<T>();
+  Lanes<T, N> t;
+  Vector<T, C, N> r;
   if (form == FunctionExpansion::kNvidia) {
-    const Lanes<T, N> t = mad(-(eta * eta), mad(-d, d, one), one);
+    t = mad(-(eta * eta), mad(-d, d, one), one);
     const Lanes<T, N> q = mad(eta, d, sqrt(t));
-    const Vector<T, C, N> r =
-        detail::BuildVector<T, C, N>([&](int k) { return mad(eta, i[k], -(q * n[k])); });
-    return select(t < T(0), zero, r);
+    r = detail::BuildVector<T, C, N>([&](int k) { return mad(eta, i[k], -(q * n[k])); });
+  } else {
+    t = form == FunctionExpansion::kMesa ? one - eta * (eta * (one - d * d))
+                                         : one - (one - d * d) * (eta * eta);
+    r = i * eta - (eta * d + sqrt(t)) * n;
   }
-  const Lanes<T, N> t = form == FunctionExpansion::kMesa ? one - eta * (eta * (one - d * d))
-                                                         : one - (one - d * d) * (eta * eta);
-  const Vector<T, C, N> r = i * eta - (eta * d + sqrt(t)) * n;
-  // GLSL's test (t < 0: a NaN t keeps r) on the device; DXC's (t >= 0: a NaN t gives 0).
-  return form == FunctionExpansion::kMesa ? select(t < T(0), zero, r) : select(t >= T(0), r, zero);
+  // DXC tests t >= 0 (a NaN t gives 0); the devices test GLSL's t < 0 (a NaN t keeps r).
+  return form == FunctionExpansion::kDxc ? select(t >= T(0), r, zero) : select(t < T(0), zero, r);
 }
 
 // ------------------------------ faceforward

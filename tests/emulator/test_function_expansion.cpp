@@ -124,13 +124,16 @@ TEST_CASE("the expansion is what tells the devices apart on these threads") {
   CHECK(Evaluate(kThreads[2], llvmpipe_as_dxc)[2] != kThreads[2].llvmpipe[2]);
   CHECK(Evaluate(kThreads[3], llvmpipe_as_dxc)[7] != kThreads[3].llvmpipe[7]);
   // And the other device's expansion is no substitute: each profile with the other's misses.
-  int crossed = 0;
+  DeviceProfile h100_as_mesa = NvidiaProfile(), llvmpipe_as_nvidia = LavapipeProfile();
+  h100_as_mesa.function_expansion = FunctionExpansion::kMesa;
+  llvmpipe_as_nvidia.function_expansion = FunctionExpansion::kNvidia;
+  int h100_misses = 0, llvmpipe_misses = 0;
   for (const Thread& thread : kThreads) {
-    DeviceProfile h100_as_mesa = NvidiaProfile();
-    h100_as_mesa.function_expansion = FunctionExpansion::kMesa;
-    crossed += Misses(Evaluate(thread, h100_as_mesa), thread.h100);
+    h100_misses += Misses(Evaluate(thread, h100_as_mesa), thread.h100);
+    llvmpipe_misses += Misses(Evaluate(thread, llvmpipe_as_nvidia), thread.llvmpipe);
   }
-  CHECK(crossed > 0);
+  CHECK(h100_misses > 0);
+  CHECK(llvmpipe_misses > 0);
 }
 
 TEST_CASE("a NaN under the square root: refract gives NaN on both devices, DXC's form 0") {
