@@ -481,6 +481,7 @@ struct FloatArithmetic {
   // NaNs are 0x7fc00000 (LibraryResult).
   bool default_library_nan = false;
   bool h100_tables = false;  // divide_sqrt == kH100Tables: /, rcp, sqrt, rsqrt as the H100's
+  bool llvmpipe_math = false;  // math_library == kLlvmpipe: lavapipe's transcendentals
 
   template <class T>
   static FloatArithmetic Current() {
@@ -494,7 +495,7 @@ struct FloatArithmetic {
     const bool canonical = p.nan_result == NanResult::kCanonical;
     return {p.float_denormals == DenormMode::kFlushToZero, canonical,
             !canonical && p.library_nan == LibraryNan::kDefault,
-            p.divide_sqrt == DivideSqrt::kH100Tables};
+            p.divide_sqrt == DivideSqrt::kH100Tables, p.math_library == MathLibrary::kLlvmpipe};
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
 

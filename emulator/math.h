@@ -23,6 +23,7 @@
 
 #include "emulator/exec.h"
 #include "emulator/lanes.h"
+#include "emulator/llvmpipe_math.h"
 #include "emulator/vector.h"
 
 #include <algorithm>
@@ -460,6 +461,39 @@ Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
   return r;
 }
 
+/// r[t] = a transcendental of a[t]: for fp32 under MathLibrary::kLlvmpipe lavapipe's (llvmpipe,
+/// from llvmpipe_math.h, whose NaNs are its own), otherwise MapFloat's host(float).
+template <bool kLibraryNan = false, class T, int N, class Host>
+Lanes<T, N> MapTranscendental(const Lanes<T, N>& a, Host host, float (*llvmpipe)(float)) {
+  if constexpr (std::is_same_v<T, float>) {
+    const FloatArithmetic p = FloatArithmetic::Current<T>();
+    if (p.llvmpipe_math) {
+      Lanes<T, N> r{NoInit{}};
+      for (int i = 0; i < N; ++i) r.data()[i] = p.Result(llvmpipe(p.Operand(a.data()[i])));
+      return r;
+    }
+  }
+  return MapFloat<kLibraryNan>(a, host);
+}
+
+/// Whether the running group computes fp32 transcendentals as lavapipe does.
+template <class T>
+bool LlvmpipeMath() {
+  return FloatArithmetic::Current<T>().llvmpipe_math;
+}
+
+/// r[t] = f(a[t], b[t]) for lavapipe's two-operand functions (pow, atan2), under the profile's
+/// operand and result rules.
+template <int N>
+Lanes<float, N> MapLlvmpipe(const Lanes<float, N>& a, const Lanes<float, N>& b,
+                            float (*f)(float, float)) {
+  const FloatArithmetic p = FloatArithmetic::Current<float>();
+  Lanes<float, N> r{NoInit{}};
+  for (int i = 0; i < N; ++i)
+    r.data()[i] = p.Result(f(p.Operand(a.data()[i]), p.Operand(b.data()[i])));
+  return r;
+}
+
 // DXC's constants (lib/HLSL/HLOperationLower.cpp: translateExp, translateLog, translateLog10,
 // translateDegrees, translateRadians, translateAtan2 build them with ConstantFP::get(type, C), so
 // each is C rounded to the element type: 1.44269502f, 0.693147182f, 0.30103001f, ...).
@@ -552,19 +586,21 @@ Lanes<T, N> rsqrt(const Lanes<T, N>& x) {
 }
 
 // ------------------------------ exp2
-/// exp2(x) = 2^x (DXIL Exp), std::exp2 in float per lane. Not bit-exact across devices.
+/// exp2(x) = 2^x (DXIL Exp), std::exp2 in float per lane, or lavapipe's (MathLibrary).
 template <class T, int N>
 Lanes<T, N> exp2(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("exp2", T);
-  return detail::MapFloat(x, [](float v) { return std::exp2(v); });
+  return detail::MapTranscendental(x, [](float v) { return std::exp2(v); },
+                                   detail::llvmpipe::Exp2);
 }
 
 // ------------------------------ log2
-/// log2(x) (DXIL Log), std::log2 in float per lane. Not bit-exact across devices.
+/// log2(x) (DXIL Log), std::log2 in float per lane, or lavapipe's (MathLibrary).
 template <class T, int N>
 Lanes<T, N> log2(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("log2", T);
-  return detail::MapFloat<true>(x, [](float v) { return std::log2(v); });
+  return detail::MapTranscendental<true>(x, [](float v) { return std::log2(v); },
+                                         detail::llvmpipe::Log2);
 }
 
 // ------------------------------ exp
@@ -594,21 +630,32 @@ Lanes<T, N> log10(const Lanes<T, N>& x) {
 // ------------------------------ pow
 /// pow(x, y) = exp2(log2(x) * y), DXC's expansion (translatePowImpl), so pow of a negative x is
 /// NaN. DXC turns a constant y of exactly 2 into x * x; waveemu does that when y is a plain C++
-/// scalar equal to 2 (pass Float<N>(y) for a run-time uniform value).
+/// scalar equal to 2 (pass Float<N>(y) for a run-time uniform value). Under MathLibrary::kLlvmpipe
+/// (fp32) lavapipe's: the same expansion with its exp2 and log2, then +0 where x is 0 or NaN
+/// (so pow(0, -1) == 0); NIR also rewrites a constant y of 1, 2 or 4 into x, x * x and
+/// (x * x) * (x * x), and a constant x of 2 into exp2(y).
 template <class T, int N>
 Lanes<T, N> pow(const Lanes<T, N>& x, const Lanes<T, N>& y) {
   WAVEEMU_FLOAT_LIKE("pow", T);
+  if constexpr (std::is_same_v<T, float>) {
+    if (detail::LlvmpipeMath<T>()) return detail::MapLlvmpipe(x, y, detail::llvmpipe::Pow);
+  }
   return exp2(log2(x) * y);
 }
 template <class T, int N, class S>
   requires kIsScalar<S>
 Lanes<T, N> pow(const Lanes<T, N>& x, S y) {
   if (y == S(2)) return x * x;
+  if (detail::LlvmpipeMath<T>()) {
+    if (y == S(1)) return x;
+    if (y == S(4)) return (x * x) * (x * x);
+  }
   return pow(x, Lanes<T, N>(y));
 }
 template <class T, int N, class S>
   requires kIsScalar<S>
 Lanes<T, N> pow(S x, const Lanes<T, N>& y) {
+  if (x == S(2) && detail::LlvmpipeMath<T>()) return exp2(y);
   return pow(Lanes<T, N>(x), y);
 }
 
@@ -676,32 +723,38 @@ Lanes<T, N> radians(const Lanes<T, N>& x) {
 
 // ------------------------------ sin, cos, tan, asin, acos, atan, sinh, cosh, tanh
 // One DXIL primitive each (Sin, Cos, Tan, Asin, Acos, Atan, Hsin, Hcos, Htan): std:: in float per
-// lane. Not bit-exact across devices (D3D: sin/cos absolute error 0.0008 on [-100 pi, 100 pi]).
-// LIBRARY_NAN: whether the NaN follows LibraryNan (measured for sin, cos, tan only).
-#define WAVEEMU_MATH_TRANSCENDENTAL(NAME, LIBRARY_NAN)                             \
-  template <class T, int N>                                                        \
-  Lanes<T, N> NAME(const Lanes<T, N>& x) {                                         \
-    WAVEEMU_FLOAT_LIKE(#NAME, T);                                                  \
-    return detail::MapFloat<LIBRARY_NAN>(x, [](float v) { return std::NAME(v); }); \
+// lane, not bit-exact to any device (D3D: sin/cos absolute error 0.0008 on [-100 pi, 100 pi]); or,
+// for fp32 under MathLibrary::kLlvmpipe, lavapipe's (LLVMPIPE, from llvmpipe_math.h).
+// LIBRARY_NAN: whether the host form's NaN follows LibraryNan (measured for sin, cos, tan only).
+#define WAVEEMU_MATH_TRANSCENDENTAL(NAME, LIBRARY_NAN, LLVMPIPE)                        \
+  template <class T, int N>                                                             \
+  Lanes<T, N> NAME(const Lanes<T, N>& x) {                                              \
+    WAVEEMU_FLOAT_LIKE(#NAME, T);                                                       \
+    return detail::MapTranscendental<LIBRARY_NAN>(                                      \
+        x, [](float v) { return std::NAME(v); }, detail::llvmpipe::LLVMPIPE);           \
   }
-WAVEEMU_MATH_TRANSCENDENTAL(sin, true)
-WAVEEMU_MATH_TRANSCENDENTAL(cos, true)
-WAVEEMU_MATH_TRANSCENDENTAL(tan, true)
-WAVEEMU_MATH_TRANSCENDENTAL(asin, false)
-WAVEEMU_MATH_TRANSCENDENTAL(acos, false)
-WAVEEMU_MATH_TRANSCENDENTAL(atan, false)
-WAVEEMU_MATH_TRANSCENDENTAL(sinh, false)
-WAVEEMU_MATH_TRANSCENDENTAL(cosh, false)
-WAVEEMU_MATH_TRANSCENDENTAL(tanh, false)
+WAVEEMU_MATH_TRANSCENDENTAL(sin, true, Sin)
+WAVEEMU_MATH_TRANSCENDENTAL(cos, true, Cos)
+WAVEEMU_MATH_TRANSCENDENTAL(tan, true, Tan)
+WAVEEMU_MATH_TRANSCENDENTAL(asin, false, Asin)
+WAVEEMU_MATH_TRANSCENDENTAL(acos, false, Acos)
+WAVEEMU_MATH_TRANSCENDENTAL(atan, false, Atan)
+WAVEEMU_MATH_TRANSCENDENTAL(sinh, false, Sinh)
+WAVEEMU_MATH_TRANSCENDENTAL(cosh, false, Cosh)
+WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh)
 #undef WAVEEMU_MATH_TRANSCENDENTAL
 
 // ------------------------------ atan2
 /// atan2(y, x) as DXC expands it (translateAtan2): a = atan(y / x); then x < 0 && y >= 0:
 /// a + pi; x < 0 && y < 0: a - pi; x == 0 && y < 0: -pi/2; x == 0 && y >= 0: pi/2 (so
-/// atan2(0, 0) is pi/2 and the sign of a zero y is ignored). pi, pi/2 are rounded to T.
+/// atan2(0, 0) is pi/2 and the sign of a zero y is ignored). pi, pi/2 are rounded to T. Under
+/// MathLibrary::kLlvmpipe (fp32) NIR's atan2 (llvmpipe_math.h: atan2(0, 0) is 3pi/4).
 template <class T, int N>
 Lanes<T, N> atan2(const Lanes<T, N>& y, const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("atan2", T);
+  if constexpr (std::is_same_v<T, float>) {
+    if (detail::LlvmpipeMath<T>()) return detail::MapLlvmpipe(y, x, detail::llvmpipe::Atan2);
+  }
   const Lanes<T, N> a = atan(y / x);
   const Lanes<T, N> zero(T(0)), pi(T(detail::kPi));
   const Bool<N> x_lt0 = x < zero, x_eq0 = x == zero, y_ge0 = y >= zero, y_lt0 = y < zero;
@@ -1110,7 +1163,7 @@ T smoothstep(T a, T b, T x) {
   return smoothstep(Lanes<T, 1>(a), Lanes<T, 1>(b), Lanes<T, 1>(x)).lane(0);
 }
 // Where HLSL's result differs from <cmath>'s (ties to even, DXC's expansions, lerp's formula, a
-// device's sqrt), the float forms are also plain functions. Code that
+// device's sqrt or transcendentals), the float forms are also plain functions. Code that
 // sees both (a kernel at global scope with `using namespace waveemu`, where libstdc++'s <math.h>
 // declares ::round(float) and friends) then gets an ambiguous call, a compile error, instead of
 // the C library's result in silence; inside namespace waveemu these are found first.
@@ -1123,6 +1176,18 @@ WAVEEMU_MATH_NOT_CMATH_UNARY(sqrt)  // the H100's table under DivideSqrt::kH100T
 WAVEEMU_MATH_NOT_CMATH_UNARY(exp)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log10)
+// lavapipe's under MathLibrary::kLlvmpipe
+WAVEEMU_MATH_NOT_CMATH_UNARY(exp2)
+WAVEEMU_MATH_NOT_CMATH_UNARY(log2)
+WAVEEMU_MATH_NOT_CMATH_UNARY(sin)
+WAVEEMU_MATH_NOT_CMATH_UNARY(cos)
+WAVEEMU_MATH_NOT_CMATH_UNARY(tan)
+WAVEEMU_MATH_NOT_CMATH_UNARY(asin)
+WAVEEMU_MATH_NOT_CMATH_UNARY(acos)
+WAVEEMU_MATH_NOT_CMATH_UNARY(atan)
+WAVEEMU_MATH_NOT_CMATH_UNARY(sinh)
+WAVEEMU_MATH_NOT_CMATH_UNARY(cosh)
+WAVEEMU_MATH_NOT_CMATH_UNARY(tanh)
 WAVEEMU_MATH_NOT_CMATH_BINARY(fmod)
 WAVEEMU_MATH_NOT_CMATH_BINARY(pow)
 WAVEEMU_MATH_NOT_CMATH_BINARY(atan2)

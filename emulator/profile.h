@@ -65,6 +65,15 @@ enum class LibraryNan {
              // (Mesa llvmpipe, probe_nan_math)
 };
 
+/// How the fp32 transcendentals are computed: exp2, log2, sin, cos, tan, asin, acos, atan, atan2,
+/// sinh, cosh, tanh, pow, and exp, log, log10 and sincos built on them (half and double: kHost).
+enum class MathLibrary {
+  kHost,      // the C library in float (std::exp2, ...), in DXC's expansions: close to every
+              // device, bit-exact to none (D3D allows error; docs/quick_reference.md)
+  kLlvmpipe,  // Mesa 22.3 lavapipe's own polynomials and NIR expansions, bit for bit
+              // (emulator/llvmpipe_math.h; probe_transcendentals)
+};
+
 /// (int)x and (uint)x of fp32 lanes where x is NaN or out of the integer's range.
 enum class FloatToInt {
   kSaturate,  // D3D ftoi/ftou: NaN gives 0, other values the nearest representable integer
@@ -215,6 +224,7 @@ struct DeviceProfile {
   // fp32-denorm-mode is fp32 only).
   DenormMode float_denormals = DenormMode::kPreserve;
   LibraryNan library_nan = LibraryNan::kHost;
+  MathLibrary math_library = MathLibrary::kHost;
   FloatToInt float_to_int = FloatToInt::kSaturate;
   DivideSqrt divide_sqrt = DivideSqrt::kCorrectlyRounded;  // per-thread fp32 /, rcp, sqrt, rsqrt
   FunctionExpansion function_expansion = FunctionExpansion::kDxc;
@@ -247,6 +257,9 @@ inline DeviceProfile LavapipeProfile() {
   // payload-free half NaN; its float-to-int conversions are x86's.
   p.library_nan = LibraryNan::kDefault;
   p.float_to_int = FloatToInt::kX86;
+  // probe_transcendentals: exp2, log2, sin, cos and pow are gallivm's polynomials, the others
+  // NIR's expansions of them (docs/lavapipe_transcendentals.md).
+  p.math_library = MathLibrary::kLlvmpipe;
   // probe_division and probe_geometry: normalize divides by the length, lerp weighs both ends,
   // refract's k multiplies by eta twice.
   p.function_expansion = FunctionExpansion::kMesa;

@@ -354,6 +354,46 @@ struct ProbeRemainder {
   }
 };
 
+// ------------------------------ probe_transcendentals.hlsl
+struct ProbeTranscendentals {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& i) const { return asfloat(In[region * 64u + i]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> a = F(0, tid), b = F(1, tid), y = F(2, tid);
+    Out[0u * 64u + tid] = asuint(exp2(a));
+    Out[1u * 64u + tid] = asuint(log2(a));
+    Out[2u * 64u + tid] = asuint(sin(a));
+    Out[3u * 64u + tid] = asuint(cos(a));
+    Out[4u * 64u + tid] = asuint(exp(a));
+    Out[5u * 64u + tid] = asuint(log(a));
+    Out[6u * 64u + tid] = asuint(log10(a));
+    Out[7u * 64u + tid] = asuint(pow(a, y));
+    Out[8u * 64u + tid] = asuint(tan(a));
+    Out[9u * 64u + tid] = asuint(asin(b));
+    Out[10u * 64u + tid] = asuint(acos(b));
+    Out[11u * 64u + tid] = asuint(atan(a));
+    Out[12u * 64u + tid] = asuint(atan2(y, a));
+    Out[13u * 64u + tid] = asuint(sinh(b));
+    Out[14u * 64u + tid] = asuint(cosh(b));
+    Out[15u * 64u + tid] = asuint(tanh(b));
+    Out[16u * 64u + tid] = asuint(atan(b));
+    Out[17u * 64u + tid] = asuint(pow(abs(b), y));
+    Out[18u * 64u + tid] = asuint(pow(b, 4.0f));
+    Out[19u * 64u + tid] = asuint(pow(2.0f, y));
+    Float<N> s, c;
+    sincos(b, s, c);
+    Out[20u * 64u + tid] = asuint(s);
+    Out[21u * 64u + tid] = asuint(c);
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -383,6 +423,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeDivision>("probe_division.hlsl"));
   ports.push_back(InOutProbePort<ProbeGeometry>("probe_geometry.hlsl"));
   ports.push_back(InOutProbePort<ProbeRemainder>("probe_remainder.hlsl"));
+  ports.push_back(InOutProbePort<ProbeTranscendentals>("probe_transcendentals.hlsl"));
 }
 
 }  // namespace waveemu::oracle
