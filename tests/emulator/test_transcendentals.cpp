@@ -98,6 +98,17 @@ TEST_CASE("lavapipe's transcendentals: hand-worked rules, and the host library e
   CHECK(Under(lavapipe, [] { return cosh(Float<1>(F(0x7fa01234u))); }) == 0xffe01234u);
 }
 
+TEST_CASE("pow(x, 4.0) is (x * x) * (x * x) on both devices, DXC's expansion under spec") {
+  // Run 17 (docs/gpu_runs/2026-11-23-h100-run17/): probe_transcendentals slot 18 on the H100,
+  // threads 8 and 9; a negative base is a number there, not exp2(log2(x) * 4)'s NaN.
+  const Float<1> b8(F(0x3f31e663u)), b9(F(0xbf2b6f04u));
+  CHECK(Under(NvidiaProfile(), [&] { return pow(b8, 4.0f); }) == 0x3e6ece12u);
+  CHECK(Under(NvidiaProfile(), [&] { return pow(b9, 4.0f); }) == 0x3e4deeaau);
+  CHECK(std::isnan(F(Under(SpecProfile(), [&] { return pow(b9, 4.0f); }))));
+  // The same rewrite on lavapipe, worked by hand: (-2 * -2) * (-2 * -2) = 16.
+  CHECK(Under(LavapipeProfile(), [] { return pow(Float<1>(-2.0f), 4.0f); }) == B(16.0f));
+}
+
 TEST_CASE("half keeps the host library under every profile") {
   // pow(0, -1) in half: exp2(log2(0) * -1) = inf; lavapipe's fp32 rule would give +0.
   half r{};
