@@ -16,7 +16,11 @@
 //   * where two NaNs meet (log2(-1) * NaN, e^NaN + e^-NaN), the one lavapipe returned is chosen
 //     explicitly, not left to how the host compiler orders the operands (cosh's varies on the
 //     device too: docs/lavapipe_transcendentals.md §9).
+// Every other product and sum must round alone: the file needs -ffp-contract=off (CMake sets it
+// for everything that links waveemu; clang's default contraction changes asin and atan).
 #pragma once
+
+#include "emulator/lanes.h"  // detail::X86Truncate
 
 #include <bit>
 #include <cmath>
@@ -28,9 +32,6 @@ inline float Bits(uint32_t u) { return std::bit_cast<float>(u); }
 inline uint32_t BitsOf(float f) { return std::bit_cast<uint32_t>(f); }
 inline float MinPs(float a, float b) { return a < b ? a : b; }  // a NaN gives b
 inline float MaxPs(float a, float b) { return a > b ? a : b; }
-inline int32_t Cvtt(float f) {  // cvttps2dq: truncation, INT32_MIN where it does not fit
-  return f > -2147483904.0f && f < 2147483648.0f ? int32_t(f) : INT32_MIN;
-}
 inline float Sign(float x) {  // lp_build_sgn: +0 for +-0 and NaN
   return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
 }
@@ -38,19 +39,16 @@ inline float Quiet(float x) { return Bits(BitsOf(x) | 0x00400000u); }  // x86's 
 inline constexpr uint32_t kNan = 0x7fc00000u;    // the NaN gallivm's selects produce
 inline constexpr uint32_t kHalfPi = 0x3fc90fdbu;  // float(M_PI_2)
 
-/// lp_build_polynomial: the even and the odd coefficients as two Horner chains in x^2, each
-/// step fused, joined by one more: fma(odd, x, even).
+/// lp_build_polynomial: the even and the odd coefficients as two Horner chains in x^2 from the
+/// highest down, each step fused, joined by one more: fma(odd, x, even).
 template <int kCount>
 float Polynomial(float x, const uint32_t (&c)[kCount]) {
+  static_assert(kCount >= 2);
   const float x2 = x * x;
-  float even = 0.0f, odd = 0.0f;
-  bool even_started = false, odd_started = false;
-  for (int i = kCount - 1; i >= 0; --i) {
-    float& chain = i % 2 == 0 ? even : odd;
-    bool& started = i % 2 == 0 ? even_started : odd_started;
-    chain = started ? std::fma(x2, chain, Bits(c[i])) : Bits(c[i]);
-    started = true;
-  }
+  const int top_even = (kCount - 1) & ~1, top_odd = (kCount - 2) | 1;
+  float even = Bits(c[top_even]), odd = Bits(c[top_odd]);
+  for (int i = top_even - 2; i >= 0; i -= 2) even = std::fma(x2, even, Bits(c[i]));
+  for (int i = top_odd - 2; i >= 1; i -= 2) odd = std::fma(x2, odd, Bits(c[i]));
   return std::fma(odd, x, even);
 }
 
@@ -63,7 +61,7 @@ inline float Exp2(float x) {
   x = MaxPs(Bits(0xc2fdffffu), x);  // -126.99999
   const float whole = std::floor(x);
   const float fraction = x - whole;
-  const float two_to_whole = Bits(uint32_t(Cvtt(whole) + 127) << 23);
+  const float two_to_whole = Bits(uint32_t(X86Truncate<int32_t>(whole) + 127) << 23);
   return two_to_whole * Polynomial(fraction, kC);
 }
 
@@ -90,7 +88,7 @@ inline float Log2(float x) {
 inline float SinOrCos(float a, bool cosine) {
   const uint32_t ai = BitsOf(a);
   const float ax = Bits(ai & 0x7fffffffu);
-  const int32_t j = Cvtt(ax * Bits(0x3fa2f983u));  // 4/pi
+  const int32_t j = X86Truncate<int32_t>(ax * Bits(0x3fa2f983u));  // 4/pi
   const uint32_t j1 = uint32_t(j) + 1u, j2 = j1 & ~1u;
   const float octant = float(int32_t(j2));
   const uint32_t e = cosine ? j2 - 2u : j2;

@@ -662,7 +662,9 @@ Lanes<T, N> pow(S x, const Lanes<T, N>& y) {
 
 // ------------------------------ ldexp
 /// ldexp(x, e) = exp2(e) * x, DXC's expansion (translateLdExp); e is a float like x. With an
-/// integer-valued e it is exact (std::exp2 of an integer is exact) unless it overflows.
+/// integer-valued e it is exact (exp2 of an integer is exact) unless it overflows, or, under
+/// MathLibrary::kLlvmpipe, e < -126 (lavapipe's exp2 is +0 there). lavapipe's own ldexp is not
+/// modelled (glslang passes it the float exponent, which GLSL.std.450 Ldexp takes as an integer).
 template <class T, int N>
 Lanes<T, N> ldexp(const Lanes<T, N>& x, const Lanes<T, N>& e) {
   WAVEEMU_FLOAT_LIKE("ldexp", T);
@@ -850,7 +852,7 @@ WAVEEMU_MATH_BINARY(fmod)
 WAVEEMU_MATH_BINARY(step)
 WAVEEMU_MATH_BINARY(atan2)
 WAVEEMU_MATH_BINARY(ldexp)
-WAVEEMU_MATH_BINARY_VECTORS(pow)  // pow's scalar forms are above (y == 2)
+WAVEEMU_MATH_BINARY_VECTORS(pow)  // pow's scalar forms are above (y == 2, 4, ...)
 #undef WAVEEMU_MATH_BINARY
 #undef WAVEEMU_MATH_BINARY_VECTORS
 #undef WAVEEMU_MATH_BINARY_SCALARS
@@ -1151,7 +1153,7 @@ WAVEEMU_MATH_UNIFORM_BINARY(distance)
 template <class T>
   requires kIsScalar<T>
 T pow(T x, T y) {
-  return pow(Lanes<T, 1>(x), y).lane(0);  // y == 2 gives x * x, as for a per-thread x
+  return pow(Lanes<T, 1>(x), y).lane(0);  // y == 2 gives x * x (and 4, 1), as per thread
 }
 template <class T>
   requires kIsScalar<T>

@@ -56,7 +56,8 @@ enum class NanResult {
 
 /// The NaN of the math functions a driver computes in software (log2, sin, cos, tan, and log,
 /// log10 and pow built on log2) and of f32tof16, under NanResult::kPropagate (kCanonical gives 0x7fffffff
-/// and the half 0x7fff: the H100, probe_nan_math).
+/// and the half 0x7fff: the H100, probe_nan_math). For fp32 under MathLibrary::kLlvmpipe the
+/// functions give lavapipe's own NaNs and this applies to f32tof16 only.
 enum class LibraryNan {
   kHost,     // x86's C library and F16C: a NaN operand's payload, quieted (log2 of 0x7fa01234 is
              // 0x7fe01234; f32tof16 keeps the payload's top bits); an invalid operation (log2(-1),

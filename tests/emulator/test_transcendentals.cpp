@@ -51,6 +51,13 @@ TEST_CASE("lavapipe's transcendentals: the probe's device words") {
   const Float<1> b(F(0x3f1c559fu)), y(F(0x408b17c3u));
   CHECK(Under(lavapipe, [&] { return pow(b, 4.0f); }) == 0x3e0e6a83u);
   CHECK(Under(lavapipe, [&] { return pow(2.0f, y); }) == 0x41a2c3f4u);
+  // Threads 62 and 63, where a slip in the model changes the word: sin(A) slot 2 (the third
+  // reduction step fused), atan(A) slot 11 (x^11 * c as (x^9 * c) * x^2), asin(B) slot 9 (a
+  // negative NaN's sign cleared; the small series rounded step by step).
+  CHECK(Under(lavapipe, [] { return sin(Float<1>(F(0xccb27f93u))); }) == 0x3d9b7fd0u);
+  CHECK(Under(lavapipe, [] { return atan(Float<1>(F(0x3f7ff5ceu))); }) == 0x3f490a8bu);
+  CHECK(Under(lavapipe, [] { return asin(Float<1>(F(0xffc00000u))); }) == 0x7fc00000u);
+  CHECK(Under(lavapipe, [] { return asin(Float<1>(F(0x3efff0f0u))); }) == 0x3f0601e0u);
   // Slot 0 and 2, threads 20 and 40: ordinary values.
   CHECK(Under(lavapipe, [&] { return exp2(Float<1>(F(0x41ce2418u))); }) == 0x4c59ea54u);
   CHECK(Under(lavapipe, [&] { return sin(Float<1>(F(0x4078821bu))); }) == 0xbf2cdf59u);

@@ -394,6 +394,37 @@ struct ProbeTranscendentals {
   }
 };
 
+// ------------------------------ transcendentals_wide.hlsl
+struct TranscendentalsWide {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  void main(SV_DispatchThreadID<N> id) const {
+    const Uint<N> pair = id.x;
+    Float<N> x = asfloat(In[2u * pair]), y = asfloat(In[2u * pair + 1u]);
+    Uint<N> o = 16u * pair;
+    Out[o + 0u] = asuint(exp2(x));
+    Out[o + 1u] = asuint(log2(x));
+    Out[o + 2u] = asuint(sin(x));
+    Out[o + 3u] = asuint(cos(x));
+    Out[o + 4u] = asuint(exp(x));
+    Out[o + 5u] = asuint(log(x));
+    Out[o + 6u] = asuint(log10(x));
+    Out[o + 7u] = asuint(pow(x, y));
+    Out[o + 8u] = asuint(tan(x));
+    Out[o + 9u] = asuint(asin(x));
+    Out[o + 10u] = asuint(acos(x));
+    Out[o + 11u] = asuint(atan(x));
+    Out[o + 12u] = asuint(atan2(y, x));
+    Out[o + 13u] = asuint(sinh(x));
+    Out[o + 14u] = asuint(cosh(x));
+    Out[o + 15u] = asuint(tanh(x));
+  }
+};
+
 /// The port of a probe with `In` at t0 and `Out` at u1 (every probe but probe_order).
 template <class Probe>
 Port InOutProbePort(const char* hlsl_file) {
@@ -424,6 +455,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeGeometry>("probe_geometry.hlsl"));
   ports.push_back(InOutProbePort<ProbeRemainder>("probe_remainder.hlsl"));
   ports.push_back(InOutProbePort<ProbeTranscendentals>("probe_transcendentals.hlsl"));
+  ports.push_back(InOutProbePort<TranscendentalsWide>("transcendentals_wide.hlsl"));
 }
 
 }  // namespace waveemu::oracle
