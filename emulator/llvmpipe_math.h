@@ -92,8 +92,7 @@ inline float SinOrCos(float a, bool cosine) {
   const uint32_t j1 = uint32_t(j) + 1u, j2 = j1 & ~1u;
   const float octant = float(int32_t(j2));
   const uint32_t e = cosine ? j2 - 2u : j2;
-  const uint32_t sign =
-      cosine ? ((~e) & 4u) << 29 : (ai ^ (j1 << 29)) & 0x80000000u;
+  const uint32_t sign = cosine ? ((~e) & 4u) << 29 : (ai ^ (j1 << 29)) & 0x80000000u;
   float x = std::fma(octant, Bits(0xbf490000u), ax);
   x = std::fma(octant, Bits(0xb97da000u), x);
   x = std::fma(octant, Bits(0xb3222169u), x);
@@ -175,7 +174,7 @@ inline float Atan(float x) {
 }
 
 /// nir_atan2: rotate the left half-plane by pi/2, atan(|s / t|) (1 where |x| == |y|, so
-/// atan2(0, 0) is 3pi/4), the sign from min(y, 1 / t) < 0.
+/// atan2(0, 0) is pi/2 + atan(1), about 3pi/4), the sign from min(y, 1 / t) < 0.
 inline float Atan2(float y, float x) {
   const bool flip = 0.0f >= x;
   const float s = flip ? std::fabs(x) : y, t = flip ? y : std::fabs(x);

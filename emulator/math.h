@@ -751,7 +751,7 @@ WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh)
 /// atan2(y, x) as DXC expands it (translateAtan2): a = atan(y / x); then x < 0 && y >= 0:
 /// a + pi; x < 0 && y < 0: a - pi; x == 0 && y < 0: -pi/2; x == 0 && y >= 0: pi/2 (so
 /// atan2(0, 0) is pi/2 and the sign of a zero y is ignored). pi, pi/2 are rounded to T. Under
-/// MathLibrary::kLlvmpipe (fp32) NIR's atan2 (llvmpipe_math.h: atan2(0, 0) is 3pi/4).
+/// MathLibrary::kLlvmpipe (fp32) NIR's atan2 (llvmpipe_math.h: atan2(0, 0) is about 3pi/4).
 template <class T, int N>
 Lanes<T, N> atan2(const Lanes<T, N>& y, const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("atan2", T);
