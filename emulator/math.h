@@ -449,11 +449,12 @@ namespace detail {
 /// r[t] = f(float(a[t])) rounded to T: a DXIL primitive that waveemu evaluates with the C library
 /// in float (half: computed in float, rounded to half once). kLibraryNan: a NaN result follows
 /// the device's LibraryNan (log2, sin, cos, tan: the functions probe_nan_math found llvmpipe to
-/// compute with a NaN of its own).
+/// compute with a NaN of its own). p: the running device's rules (a caller that has read them
+/// passes them on).
 template <bool kLibraryNan = false, class T, int N, class F>
-Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
+Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f,
+                     const FloatArithmetic p = FloatArithmetic::Current<T>()) {
   Lanes<T, N> r{NoInit{}};
-  const FloatArithmetic p = FloatArithmetic::Current<T>();
   for (int i = 0; i < N; ++i) {
     const T v = T(f(p.Operand(float(a.data()[i]))));
     r.data()[i] = kLibraryNan ? p.LibraryResult(v) : p.Result(v);
@@ -462,32 +463,19 @@ Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f) {
 }
 
 /// r[t] = a transcendental of a[t]: for fp32 under MathLibrary::kLlvmpipe lavapipe's (llvmpipe,
-/// from llvmpipe_math.h, whose NaNs are its own), otherwise MapFloat's host(float).
+/// from llvmpipe_math.h, whose NaNs are its own; the flag is false for other types), otherwise
+/// host's as MapFloat computes it.
 template <bool kLibraryNan = false, class T, int N, class Host>
 Lanes<T, N> MapTranscendental(const Lanes<T, N>& a, Host host, float (*llvmpipe)(float)) {
-  if constexpr (std::is_same_v<T, float>) {
-    const FloatArithmetic p = FloatArithmetic::Current<T>();
-    if (p.llvmpipe_math) {
-      Lanes<T, N> r{NoInit{}};
-      for (int i = 0; i < N; ++i) r.data()[i] = p.Result(llvmpipe(p.Operand(a.data()[i])));
-      return r;
-    }
-  }
-  return MapFloat<kLibraryNan>(a, host);
+  const FloatArithmetic p = FloatArithmetic::Current<T>();
+  if (p.llvmpipe_math) return MapFloat(a, llvmpipe, p);
+  return MapFloat<kLibraryNan>(a, host, p);
 }
 
-/// Whether the running group computes fp32 transcendentals as lavapipe does.
-template <class T>
-bool LlvmpipeMath() {
-  return FloatArithmetic::Current<T>().llvmpipe_math;
-}
-
-/// r[t] = f(a[t], b[t]) for lavapipe's two-operand functions (pow, atan2), under the profile's
-/// operand and result rules.
+/// r[t] = f(a[t], b[t]) for lavapipe's two-operand functions (pow, atan2), under the rules p.
 template <int N>
 Lanes<float, N> MapLlvmpipe(const Lanes<float, N>& a, const Lanes<float, N>& b,
-                            float (*f)(float, float)) {
-  const FloatArithmetic p = FloatArithmetic::Current<float>();
+                            float (*f)(float, float), const FloatArithmetic p) {
   Lanes<float, N> r{NoInit{}};
   for (int i = 0; i < N; ++i)
     r.data()[i] = p.Result(f(p.Operand(a.data()[i]), p.Operand(b.data()[i])));
@@ -632,14 +620,16 @@ Lanes<T, N> log10(const Lanes<T, N>& x) {
 /// NaN. DXC turns a constant y of exactly 2 into x * x; waveemu does that when y is a plain C++
 /// scalar equal to 2 (pass Float<N>(y) for a run-time uniform value). Under MathLibrary::kLlvmpipe
 /// (fp32) lavapipe's: the same expansion with its exp2 and log2, then +0 where x is 0 or NaN
-/// (so pow(0, -1) == 0); NIR also rewrites a constant y of 1 into x and a constant x of 2 into
-/// exp2(y). Under both devices' profiles (function_expansion kMesa, kNvidia) a constant y of 4
-/// is (x * x) * (x * x), as both drivers compile it.
+/// (so pow(0, -1) == 0). A constant operand is the compiler's to rewrite (FunctionExpansion):
+/// under kMesa and kNvidia a y of 4 is (x * x) * (x * x), as both drivers compile it (lavapipe's
+/// NIR; the H100, run 17: 64 of 64 words, negative bases included), and under kMesa NIR also
+/// makes a y of 1 x and an x of 2 exp2(y).
 template <class T, int N>
 Lanes<T, N> pow(const Lanes<T, N>& x, const Lanes<T, N>& y) {
   WAVEEMU_FLOAT_LIKE("pow", T);
   if constexpr (std::is_same_v<T, float>) {
-    if (detail::LlvmpipeMath<T>()) return detail::MapLlvmpipe(x, y, detail::llvmpipe::Pow);
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (p.llvmpipe_math) return detail::MapLlvmpipe(x, y, detail::llvmpipe::Pow, p);
   }
   return exp2(log2(x) * y);
 }
@@ -647,16 +637,15 @@ template <class T, int N, class S>
   requires kIsScalar<S>
 Lanes<T, N> pow(const Lanes<T, N>& x, S y) {
   if (y == S(2)) return x * x;
-  // Both drivers rewrite a constant exponent of 4 (lavapipe's NIR; the H100's compiler, run 17:
-  // 64 of 64 words, negative bases included); lavapipe also one of 1.
-  if (y == S(4) && detail::Expansion<T>() != FunctionExpansion::kDxc) return (x * x) * (x * x);
-  if (y == S(1) && detail::LlvmpipeMath<T>()) return x;
+  const FunctionExpansion form = detail::Expansion<T>();
+  if (y == S(4) && form != FunctionExpansion::kDxc) return (x * x) * (x * x);
+  if (y == S(1) && form == FunctionExpansion::kMesa) return x;
   return pow(x, Lanes<T, N>(y));
 }
 template <class T, int N, class S>
   requires kIsScalar<S>
 Lanes<T, N> pow(S x, const Lanes<T, N>& y) {
-  if (x == S(2) && detail::LlvmpipeMath<T>()) return exp2(y);
+  if (x == S(2) && detail::Expansion<T>() == FunctionExpansion::kMesa) return exp2(y);
   return pow(Lanes<T, N>(x), y);
 }
 
@@ -756,7 +745,8 @@ template <class T, int N>
 Lanes<T, N> atan2(const Lanes<T, N>& y, const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("atan2", T);
   if constexpr (std::is_same_v<T, float>) {
-    if (detail::LlvmpipeMath<T>()) return detail::MapLlvmpipe(y, x, detail::llvmpipe::Atan2);
+    const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
+    if (p.llvmpipe_math) return detail::MapLlvmpipe(y, x, detail::llvmpipe::Atan2, p);
   }
   const Lanes<T, N> a = atan(y / x);
   const Lanes<T, N> zero(T(0)), pi(T(detail::kPi));

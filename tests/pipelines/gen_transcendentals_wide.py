@@ -8,14 +8,10 @@
 # probe_transcendentals covers NaNs.
 import random
 import struct
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from gen_probe_pipelines import HERE, bits, resources
+
 PAIRS = 1 << 16
-
-
-def bits(v):
-    return struct.unpack('<I', struct.pack('<f', v))[0]
 
 
 def finite_bits(r):
@@ -61,15 +57,4 @@ Buffers:
     Format: Hex32
     FillSize: {PAIRS * 16 * 4}
     FillValue: 0xdeadbeef
-DescriptorSets:
-  - Resources:
-    - Name: In
-      Kind: StructuredBuffer
-      DirectXBinding: {{ Register: 0, Space: 0 }}
-      VulkanBinding: {{ Binding: 0 }}
-    - Name: Out
-      Kind: RWStructuredBuffer
-      DirectXBinding: {{ Register: 1, Space: 0 }}
-      VulkanBinding: {{ Binding: 1 }}
-...
-''')
+''' + resources([('In', 'StructuredBuffer'), ('Out', 'RWStructuredBuffer')]))
