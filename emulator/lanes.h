@@ -482,6 +482,7 @@ struct FloatArithmetic {
   bool default_library_nan = false;
   bool h100_tables = false;  // divide_sqrt == kH100Tables: /, rcp, sqrt, rsqrt as the H100's
   bool llvmpipe_math = false;  // math_library == kLlvmpipe: lavapipe's transcendentals
+  bool h100_math = false;      // math_library == kH100: the H100's exp2, log2, sin and cos
 
   template <class T>
   static FloatArithmetic Current() {
@@ -495,7 +496,8 @@ struct FloatArithmetic {
     const bool canonical = p.nan_result == NanResult::kCanonical;
     return {p.float_denormals == DenormMode::kFlushToZero, canonical,
             !canonical && p.library_nan == LibraryNan::kDefault,
-            p.divide_sqrt == DivideSqrt::kH100Tables, p.math_library == MathLibrary::kLlvmpipe};
+            p.divide_sqrt == DivideSqrt::kH100Tables, p.math_library == MathLibrary::kLlvmpipe,
+            p.math_library == MathLibrary::kH100};
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
 

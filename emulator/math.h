@@ -6,7 +6,7 @@
 //   sqrt, rsqrt, rcp, floor, ceil, frac, round, trunc, fmod, lerp, step, smoothstep,
 //   degrees, radians, ldexp, isnan, isinf, isfinite                   (exact: IEEE arithmetic)
 //   exp, exp2, log, log2, log10, pow, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
-//   sincos                                                            (C library per lane)
+//   sincos                                    (C library per lane, or the device's: MathLibrary)
 //   length, distance, normalize, cross, reflect, refract, faceforward (per-thread vectors)
 //
 // Float min/max ignore NaN like D3D (min(x, NaN) == x); mad fuses only when the running group's
@@ -17,8 +17,10 @@
 // primitive operations are correctly rounded. The DXIL primitives Exp, Log, Sin, Cos, Tan,
 // Asin, Acos, Atan, Hsin, Hcos, Htan are approximations on GPUs (D3D: exp2 relative error
 // 2^-21, log2 absolute error 2^-21 on [0.5, 2], sin/cos absolute error 0.0008 on
-// [-100 pi, 100 pi]); waveemu evaluates them with the C library in float, so golden outputs that
-// depend on them differ from a GPU within those tolerances.
+// [-100 pi, 100 pi]). waveemu evaluates them with the C library in float, so golden outputs that
+// depend on them differ from a GPU within those tolerances, unless the profile's MathLibrary
+// models the device: lavapipe's fp32 functions all (kLlvmpipe), the H100's exp2, log2, sin and
+// cos and what its compiler builds on them (kH100).
 #pragma once
 
 #include "emulator/exec.h"
@@ -463,12 +465,15 @@ Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f,
 }
 
 /// r[t] = a transcendental of a[t]: for fp32 under MathLibrary::kLlvmpipe lavapipe's (llvmpipe,
-/// from llvmpipe_math.h, whose NaNs are its own; the flag is false for other types), otherwise
-/// host's as MapFloat computes it.
+/// from llvmpipe_math.h, whose NaNs are its own; the flags are false for other types), under
+/// kH100 the H100's where it is modelled (h100, from nvidia_tables.h; nullptr: not modelled),
+/// otherwise host's as MapFloat computes it.
 template <bool kLibraryNan = false, class T, int N, class Host>
-Lanes<T, N> MapTranscendental(const Lanes<T, N>& a, Host host, float (*llvmpipe)(float)) {
+Lanes<T, N> MapTranscendental(const Lanes<T, N>& a, Host host, float (*llvmpipe)(float),
+                              float (*h100)(float) = nullptr) {
   const FloatArithmetic p = FloatArithmetic::Current<T>();
   if (p.llvmpipe_math) return MapFloat(a, llvmpipe, p);
+  if (p.h100_math && h100) return MapFloat(a, h100, p);
   return MapFloat<kLibraryNan>(a, host, p);
 }
 
@@ -574,21 +579,22 @@ Lanes<T, N> rsqrt(const Lanes<T, N>& x) {
 }
 
 // ------------------------------ exp2
-/// exp2(x) = 2^x (DXIL Exp), std::exp2 in float per lane, or lavapipe's (MathLibrary).
+/// exp2(x) = 2^x (DXIL Exp), std::exp2 in float per lane, or lavapipe's or the H100's
+/// (MathLibrary).
 template <class T, int N>
 Lanes<T, N> exp2(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("exp2", T);
   return detail::MapTranscendental(x, [](float v) { return std::exp2(v); },
-                                   detail::llvmpipe::Exp2);
+                                   detail::llvmpipe::Exp2, detail::H100Exp2);
 }
 
 // ------------------------------ log2
-/// log2(x) (DXIL Log), std::log2 in float per lane, or lavapipe's (MathLibrary).
+/// log2(x) (DXIL Log), std::log2 in float per lane, or lavapipe's or the H100's (MathLibrary).
 template <class T, int N>
 Lanes<T, N> log2(const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("log2", T);
   return detail::MapTranscendental<true>(x, [](float v) { return std::log2(v); },
-                                         detail::llvmpipe::Log2);
+                                         detail::llvmpipe::Log2, detail::H100Log2);
 }
 
 // ------------------------------ exp
@@ -617,8 +623,9 @@ Lanes<T, N> log10(const Lanes<T, N>& x) {
 
 // ------------------------------ pow
 /// pow(x, y) = exp2(log2(x) * y), DXC's expansion (translatePowImpl), so pow of a negative x is
-/// NaN. DXC turns a constant y of exactly 2 into x * x; waveemu does that when y is a plain C++
-/// scalar equal to 2 (pass Float<N>(y) for a run-time uniform value). Under MathLibrary::kLlvmpipe
+/// NaN (the H100 computes the same expansion with its exp2 and log2: run 18). DXC turns a constant
+/// y of exactly 2 into x * x; waveemu does that when y is a plain C++ scalar equal to 2 (pass
+/// Float<N>(y) for a run-time uniform value). Under MathLibrary::kLlvmpipe
 /// (fp32) lavapipe's: the same expansion with its exp2 and log2, then +0 where x is 0 or NaN
 /// (so pow(0, -1) == 0). A constant operand is the compiler's to rewrite (FunctionExpansion):
 /// under kMesa and kNvidia a y of 4 is (x * x) * (x * x), as both drivers compile it (lavapipe's
@@ -716,25 +723,56 @@ Lanes<T, N> radians(const Lanes<T, N>& x) {
 // ------------------------------ sin, cos, tan, asin, acos, atan, sinh, cosh, tanh
 // One DXIL primitive each (Sin, Cos, Tan, Asin, Acos, Atan, Hsin, Hcos, Htan): std:: in float per
 // lane, not bit-exact to any device (D3D: sin/cos absolute error 0.0008 on [-100 pi, 100 pi]); or,
-// for fp32 under MathLibrary::kLlvmpipe, lavapipe's (LLVMPIPE, from llvmpipe_math.h).
+// for fp32 under MathLibrary::kLlvmpipe, lavapipe's (LLVMPIPE, from llvmpipe_math.h), and under
+// kH100 the H100's where it is modelled (H100: from nvidia_tables.h, or nullptr).
 // LIBRARY_NAN: whether the host form's NaN follows LibraryNan (measured for sin, cos, tan only).
-#define WAVEEMU_MATH_TRANSCENDENTAL(NAME, LIBRARY_NAN, LLVMPIPE)                        \
+#define WAVEEMU_MATH_TRANSCENDENTAL(NAME, LIBRARY_NAN, LLVMPIPE, H100)                  \
   template <class T, int N>                                                             \
   Lanes<T, N> NAME(const Lanes<T, N>& x) {                                              \
     WAVEEMU_FLOAT_LIKE(#NAME, T);                                                       \
     return detail::MapTranscendental<LIBRARY_NAN>(                                      \
-        x, [](float v) { return std::NAME(v); }, detail::llvmpipe::LLVMPIPE);           \
+        x, [](float v) { return std::NAME(v); }, detail::llvmpipe::LLVMPIPE, H100);     \
   }
-WAVEEMU_MATH_TRANSCENDENTAL(sin, true, Sin)
-WAVEEMU_MATH_TRANSCENDENTAL(cos, true, Cos)
-WAVEEMU_MATH_TRANSCENDENTAL(tan, true, Tan)
-WAVEEMU_MATH_TRANSCENDENTAL(asin, false, Asin)
-WAVEEMU_MATH_TRANSCENDENTAL(acos, false, Acos)
-WAVEEMU_MATH_TRANSCENDENTAL(atan, false, Atan)
-WAVEEMU_MATH_TRANSCENDENTAL(sinh, false, Sinh)
-WAVEEMU_MATH_TRANSCENDENTAL(cosh, false, Cosh)
-WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh)
+WAVEEMU_MATH_TRANSCENDENTAL(sin, true, Sin, detail::H100Sin)
+WAVEEMU_MATH_TRANSCENDENTAL(cos, true, Cos, detail::H100Cos)
+WAVEEMU_MATH_TRANSCENDENTAL(asin, false, Asin, nullptr)
+WAVEEMU_MATH_TRANSCENDENTAL(acos, false, Acos, nullptr)
+WAVEEMU_MATH_TRANSCENDENTAL(atan, false, Atan, nullptr)
+WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh, nullptr)
 #undef WAVEEMU_MATH_TRANSCENDENTAL
+
+namespace detail {
+/// Whether the running device computes fp32 T as the H100 (MathLibrary::kH100).
+template <class T>
+bool H100Math() {
+  return std::is_same_v<T, float> && FloatArithmetic::Current<T>().h100_math;
+}
+}  // namespace detail
+
+// tan, sinh and cosh: as above, but under MathLibrary::kH100 (fp32) as the H100's compiler
+// builds them on MUFU.SIN, COS and EX2 (run 18): tan = sin(x) / cos(x) with the device's
+// division, sinh = (exp(x) - exp(-x)) * 0.5 and cosh = (exp(x) + exp(-x)) * 0.5.
+template <class T, int N>
+Lanes<T, N> tan(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("tan", T);
+  if (detail::H100Math<T>()) return sin(x) / cos(x);
+  return detail::MapTranscendental<true>(x, [](float v) { return std::tan(v); },
+                                         detail::llvmpipe::Tan);
+}
+template <class T, int N>
+Lanes<T, N> sinh(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("sinh", T);
+  if (detail::H100Math<T>()) return (exp(x) - exp(-x)) * T(0.5);
+  return detail::MapTranscendental(x, [](float v) { return std::sinh(v); },
+                                   detail::llvmpipe::Sinh);
+}
+template <class T, int N>
+Lanes<T, N> cosh(const Lanes<T, N>& x) {
+  WAVEEMU_FLOAT_LIKE("cosh", T);
+  if (detail::H100Math<T>()) return (exp(x) + exp(-x)) * T(0.5);
+  return detail::MapTranscendental(x, [](float v) { return std::cosh(v); },
+                                   detail::llvmpipe::Cosh);
+}
 
 // ------------------------------ atan2
 /// atan2(y, x) as DXC expands it (translateAtan2): a = atan(y / x); then x < 0 && y >= 0:

@@ -1,4 +1,5 @@
-// nvidia_tables.cpp -- decodes the H100's rcp, sqrt and rsqrt tables (nvidia_tables.h).
+// nvidia_tables.cpp -- decodes the H100's tables and computes rcp, sqrt, rsqrt, exp2, log2, sin
+// and cos with them (nvidia_tables.h).
 #include "emulator/nvidia_tables.h"
 
 #include <zlib.h>
@@ -20,6 +21,9 @@
 WAVEEMU_EMBED(waveemu_h100_rcp, "h100_rcp.z");
 WAVEEMU_EMBED(waveemu_h100_sqrt, "h100_sqrt.z");
 WAVEEMU_EMBED(waveemu_h100_rsqrt, "h100_rsqrt.z");
+WAVEEMU_EMBED(waveemu_h100_ex2, "h100_ex2.z");
+WAVEEMU_EMBED(waveemu_h100_lg2, "h100_lg2.z");
+WAVEEMU_EMBED(waveemu_h100_sincos, "h100_sincos.z");
 #undef WAVEEMU_EMBED
 
 extern "C" {
@@ -29,6 +33,9 @@ extern "C" {
 WAVEEMU_EMBEDDED(waveemu_h100_rcp);
 WAVEEMU_EMBEDDED(waveemu_h100_sqrt);
 WAVEEMU_EMBEDDED(waveemu_h100_rsqrt);
+WAVEEMU_EMBEDDED(waveemu_h100_ex2);
+WAVEEMU_EMBEDDED(waveemu_h100_lg2);
+WAVEEMU_EMBEDDED(waveemu_h100_sincos);
 #undef WAVEEMU_EMBEDDED
 }
 
@@ -57,6 +64,46 @@ class Table {
   int bias_;
 };
 
+/// Run 18's tables: the device's words, stored as their wrapped first differences
+/// (little-endian uint32, make_h100_tables.py).
+class Words {
+ public:
+  Words(const unsigned char* begin, const unsigned char* end, uint32_t entries)
+      : words_(entries) {
+    uLongf size = uLongf(entries) * 4;
+    std::vector<unsigned char> bytes(size);
+    if (uncompress(bytes.data(), &size, begin, uLong(end - begin)) != Z_OK ||
+        size != bytes.size())
+      throw std::runtime_error("waveemu: an H100 table in the library is damaged (rebuild it)");
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < entries; ++k) {
+      const unsigned char* b = &bytes[4 * size_t(k)];
+      sum += uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+      words_[k] = std::bit_cast<float>(sum);
+    }
+  }
+  float operator[](uint32_t k) const { return words_[k]; }
+
+ private:
+  std::vector<float> words_;
+};
+
+/// MUFU.EX2 at k * 2^-23, k < 2^23.
+const Words& Ex2Table() {
+  static const Words t(waveemu_h100_ex2_begin, waveemu_h100_ex2_end, 1u << 23);
+  return t;
+}
+/// MUFU.LG2 of asfloat(0x3f800000 + m) at m, of asfloat(0x3f000000 + m) at 2^23 + m.
+const Words& Lg2Table() {
+  static const Words t(waveemu_h100_lg2_begin, waveemu_h100_lg2_end, 1u << 24);
+  return t;
+}
+/// MUFU.SIN at p * 2^-25 of a turn at p, MUFU.COS there at 2^23 + p (p < 2^23).
+const Words& SinCosTable() {
+  static const Words t(waveemu_h100_sincos_begin, waveemu_h100_sincos_end, 1u << 24);
+  return t;
+}
+
 const Table& RcpTable() {
   static const Table t(waveemu_h100_rcp_begin, waveemu_h100_rcp_end, 1u << 23, 1);
   return t;
@@ -74,6 +121,16 @@ constexpr uint32_t kSign = 0x80000000u;
 constexpr uint32_t kInf = 0x7f800000u;
 
 float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
+
+/// The special-function unit's NaN.
+float MufuNan() { return FromBits(0x7fffffffu); }
+
+/// v rounded toward zero to float (v finite).
+float ToFloatTowardZero(double v) {
+  const float f = float(v);  // to nearest
+  if (std::fabs(double(f)) > std::fabs(v)) return std::nextafter(f, 0.0f);
+  return f;
+}
 
 /// Exponent field 0 (a zero, or a denormal the caller did not flush) counts as zero.
 bool IsZeroOrDenormal(uint32_t b) { return (b & kInf) == 0; }
@@ -124,6 +181,70 @@ float H100Rsqrt(float x) {
   const float y = FromBits(0x3f800000u + entry);
   const float reference = float(1.0 / std::sqrt(double(y)));
   return FromBits(RsqrtTable().Bits(entry, reference) - uint32_t(j * (1 << 23)));
+}
+
+float H100Exp2(float x) {
+  if (std::isnan(x)) return MufuNan();
+  if (x >= 128.0f) return std::numeric_limits<float>::infinity();
+  if (x <= -128.0f) return 0.0f;
+  // |x| * 2^23 < 2^30 is exact, and so is its truncation.
+  const int64_t magnitude = int64_t(std::trunc(std::fabs(x) * 8388608.0f));
+  const int64_t q = !std::signbit(x)        ? magnitude
+                    : magnitude & 0x7fffff ? ~magnitude  // ones' complement, not -magnitude
+                                           : -magnitude;
+  const int i = int(q >> 23);  // floor: q's sign carries into the integer part
+  if (i < -126) return 0.0f;
+  return std::ldexp(Ex2Table()[uint32_t(q & 0x7fffff)], i);
+}
+
+float H100Log2(float x) {
+  const uint32_t b = std::bit_cast<uint32_t>(x), m = b & 0x7fffffu;
+  if (IsZeroOrDenormal(b)) return -std::numeric_limits<float>::infinity();  // -0 too
+  if (std::isnan(x) || x < 0.0f) return MufuNan();
+  if (std::isinf(x)) return x;
+  const int e = int(b >> 23) - 127;
+  // As run 18's model computed it on the device: the sum in double (exact but for e < 0 with
+  // the smallest log2(m / 2), where it rounds to nearest first), then toward zero to float.
+  const double v = e >= 0 ? double(e) + double(Lg2Table()[m])
+                          : double(e) + 1.0 + double(Lg2Table()[(1u << 23) + m]);
+  return ToFloatTowardZero(v);
+}
+
+namespace {
+
+/// Where the special-function unit reads sin and cos of x: r = x * 0.159154937f (0x3e22f983,
+/// 1/2pi) rounded toward zero and flushed, and the fraction of a turn of |r| truncated to 25
+/// bits, a quadrant and the position in it.
+struct Turn {
+  uint32_t quadrant, position;
+  bool negative;  // r's sign
+};
+Turn TurnOf(float x) {
+  const float r = ToFloatTowardZero(double(x) * double(0.15915493667125701904f));  // exact product
+  const float a = std::fabs(r) < 1.17549435e-38f ? 0.0f : std::fabs(r);
+  const uint32_t t = uint32_t(std::trunc((a - std::floor(a)) * 33554432.0f));  // all exact
+  return {(t >> 23) & 3, t & 0x7fffff, std::signbit(r)};
+}
+
+}  // namespace
+
+float H100Sin(float x) {
+  if (std::isnan(x) || std::isinf(x)) return MufuNan();
+  const Turn turn = TurnOf(x);
+  const Words& t = SinCosTable();
+  const float s = t[turn.position], c = t[(1u << 23) + turn.position];
+  const uint32_t q = turn.quadrant;
+  const float v = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+  return turn.negative ? -v : v;  // odd
+}
+
+float H100Cos(float x) {
+  if (std::isnan(x) || std::isinf(x)) return MufuNan();
+  const Turn turn = TurnOf(x);
+  const Words& t = SinCosTable();
+  const float s = t[turn.position], c = t[(1u << 23) + turn.position];
+  const uint32_t q = turn.quadrant;
+  return q == 0 ? c : q == 1 ? -s : q == 2 ? -c : s;  // even
 }
 
 }  // namespace waveemu::detail

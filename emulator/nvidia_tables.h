@@ -1,4 +1,5 @@
-// nvidia_tables.h -- the H100's fp32 rcp, sqrt and rsqrt, bit for bit (DivideSqrt::kH100Tables).
+// nvidia_tables.h -- the H100's fp32 rcp, sqrt and rsqrt (DivideSqrt::kH100Tables) and its
+// exp2, log2, sin and cos (MathLibrary::kH100), bit for bit.
 //
 // None of the three is correctly rounded on the H100, and no formula found reproduces them (a
 // quadratic per segment of 2^7..2^10 significands, rounded once, misses by up to 0.6 ulp), so
@@ -8,6 +9,14 @@
 // that a / b is a * rcp(b) rounded once (16.7 million pairs). The tables are emulator/data/
 // h100_*.z, each entry the device's bits minus a correctly rounded reference's, decoded on
 // first use (2 MiB for rcp, 4 MiB each for sqrt and rsqrt).
+//
+// exp2, log2, sin and cos are the H100's special-function unit (MUFU.EX2, LG2, SIN, COS; what
+// NVIDIA's Vulkan compiler emits for GLSL.std.450 Exp2, Log2, Sin and Cos, with sin and cos first
+// multiplied by 1/2pi rounded toward zero). Run 18 (docs/gpu_runs/2026-11-23-h100-run18/) found
+// how each turns its operand into a table entry, and held those rules, with tables the device
+// filled, to the device over all 2^32 fp32 bit patterns: no word differs. The tables are the
+// device's words (emulator/data/h100_{ex2,lg2,sincos}.z), decoded on first use: 32 MiB for exp2,
+// 64 MiB each for log2 and for sin and cos.
 #pragma once
 
 namespace waveemu::detail {
@@ -22,5 +31,21 @@ float H100Sqrt(float x);
 /// The H100's rsqrt(x) (x flushed as for H100Rcp): rsqrt(±0) = ±inf, rsqrt(+inf) = +0; negative
 /// x and NaN give a NaN.
 float H100Rsqrt(float x);
+
+// The special-function unit's results for an fp32 operand whose denormals are already flushed;
+// every NaN they give is 0x7fffffff, and results below 2^-126 are +0.
+/// exp2(x): x taken to fixed point with 23 fraction bits (the magnitude truncated; a negative x
+/// with a nonzero fraction takes the ones' complement, so 2^-f is read at 1 - f - 2^-23), the
+/// table's 2^f times 2^i. x >= 128 gives +inf, x <= -128 +0.
+float H100Exp2(float x);
+/// log2(x) of x = 2^e * m, m in [1, 2): e + the table's log2(m) for e >= 0, e + 1 + its
+/// log2(m / 2) for e < 0, rounded toward zero. log2(0.5) is -(1 - 2^-23). ±0 gives -inf, +inf
+/// +inf, a negative x or NaN a NaN.
+float H100Log2(float x);
+/// sin(x) and cos(x): r = x * 0.159154937f (1/2pi) rounded toward zero, the fraction of a turn of
+/// |r| truncated to 25 bits (a quadrant and 23 bits in it), the table's sin or cos of the first
+/// quadrant; sin takes x's sign. ±inf and NaN give a NaN.
+float H100Sin(float x);
+float H100Cos(float x);
 
 }  // namespace waveemu::detail

@@ -73,6 +73,10 @@ enum class MathLibrary {
               // device, bit-exact to none (D3D allows error; docs/quick_reference.md)
   kLlvmpipe,  // Mesa 22.3 lavapipe's own polynomials and NIR expansions, bit for bit
               // (emulator/llvmpipe_math.h; probe_transcendentals)
+  kH100,      // the H100's special-function unit for exp2, log2, sin and cos, bit for bit
+              // (emulator/nvidia_tables.h; run 18), so exp, log, log10, pow and sincos built
+              // on them are too, and tan, sinh and cosh as its compiler builds them; asin,
+              // acos, atan, atan2 and tanh stay kHost's (not modelled)
 };
 
 /// (int)x and (uint)x of fp32 lanes where x is NaN or out of the integer's range.
@@ -303,6 +307,8 @@ inline DeviceProfile NvidiaProfile() {
   p.float_denormals = DenormMode::kFlushToZero;
   // Run 11: fp32 division is a * rcp(b); rcp, sqrt and rsqrt come from the device's tables.
   p.divide_sqrt = DivideSqrt::kH100Tables;
+  // Run 18: exp2, log2, sin and cos are MUFU.EX2, LG2, SIN and COS (every fp32 bit pattern).
+  p.math_library = MathLibrary::kH100;
   // probe_division (run 12) and probe_geometry (run 13): dot sums y*y', x*x', z*z', w*w' in
   // fused steps; cross, lerp, reflect and refract fuse each product into the add after it.
   p.function_expansion = FunctionExpansion::kNvidia;

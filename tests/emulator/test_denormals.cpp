@@ -141,10 +141,11 @@ TEST_CASE("the nvidia profile flushes fp32 denormals in per-thread arithmetic, c
   Float<kPairs> a, b;
   Pairs(a, b);
   Results r;
-  // The flushing and NaN rules alone, against IEEE arithmetic: the H100's own division and sqrt
-  // tables are test_divide_sqrt.cpp's.
+  // The flushing and NaN rules alone, against IEEE arithmetic and the C library: the H100's own
+  // division and sqrt tables are test_divide_sqrt.cpp's, its log2 test_h100_math.cpp's.
   DeviceProfile nvidia = NvidiaProfile();
   nvidia.divide_sqrt = DivideSqrt::kCorrectlyRounded;
+  nvidia.math_library = MathLibrary::kHost;
   test::RunGroup<kPairs>(32, [&] { r = Run(a, b); }, nvidia);
   CheckAll(a, b, r, /*nvidia=*/true, /*fused=*/true, /*opfmod=*/true);
   // Hand-worked cases of the rule.

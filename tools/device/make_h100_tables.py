@@ -1,6 +1,7 @@
-"""Writes emulator/data/h100_{rcp,sqrt,rsqrt}.z, the H100's fp32 rcp, sqrt and rsqrt over every
-significand, from run 11's records (docs/gpu_runs/2026-11-23-h100-run11/*.npz). Run once by hand
-after a new measurement (it needs numpy; the build does not):
+"""Writes emulator/data/h100_*.z: the H100's fp32 rcp, sqrt and rsqrt over every significand,
+from run 11's records (docs/gpu_runs/2026-11-23-h100-run11/*.npz), and its MUFU.EX2, MUFU.LG2,
+MUFU.SIN and MUFU.COS tables from run 18's (docs/gpu_runs/2026-11-23-h100-run18/tables2.npz).
+Run once by hand after a new measurement (it needs numpy; the build does not):
 
     python3 tools/device/make_h100_tables.py
 
@@ -9,13 +10,22 @@ Each file is zlib data holding one 2-bit code per entry, four entries a byte, en
   rcp:   k < 2^23, x = 1 + k * 2^-23, reference 1.0f / x (IEEE), bias 1.
   sqrt:  k < 2^24, x = asfloat(0x3f800000 + k) in [1, 4), reference sqrtf(x), bias 1.
   rsqrt: the same x, reference (float)(1.0 / sqrt((double)x)), bias 2.
-emulator/nvidia_tables.cpp decodes them with the same references."""
+emulator/nvidia_tables.cpp decodes them with the same references.
+
+Run 18's tables are the device's words themselves: zlib data holding the wrapped first
+differences of the words as little-endian uint32 (a running sum gives them back).
+  ex2:    2^23 words, ex2(k * 2^-23) for k < 2^23.
+  lg2:    2^24 words, lg2 of asfloat(0x3f800000 + m) (the first 2^23) and of
+          asfloat(0x3f000000 + m) (the next 2^23), m < 2^23.
+  sincos: 2^24 words, MUFU.SIN (the first 2^23) and MUFU.COS (the next 2^23) at p * 2^-25 of a
+          turn, p < 2^23: the first quadrant."""
 import os
 import zlib
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUN = os.path.join(ROOT, "docs/gpu_runs/2026-11-23-h100-run11")
+RUN18 = os.path.join(ROOT, "docs/gpu_runs/2026-11-23-h100-run18")
 
 
 def device(name, ref):
@@ -49,3 +59,18 @@ rcp_ref_full = np.concatenate([rcp_ref, np.zeros(1 << 23, np.float32)])
 write("rcp", device("Rcp", rcp_ref_full)[: 1 << 23], rcp_ref, 1)
 write("sqrt", device("Sqrt", sqrt_ref), sqrt_ref, 1)
 write("rsqrt", device("Rsqrt", rsqrt_ref), rsqrt_ref, 2)
+
+
+def write_words(name, words):
+    diffs = np.diff(words.astype(np.uint32), prepend=np.uint32(0)).astype("<u4")
+    data = zlib.compress(diffs.tobytes(), 9)
+    with open(os.path.join(ROOT, f"emulator/data/h100_{name}.z"), "wb") as f:
+        f.write(data)
+    print(f"h100_{name}.z: {len(data)} bytes; {words.size} words")
+
+
+t = np.load(os.path.join(RUN18, "tables2.npz"))
+words = {k: np.cumsum(t[k], dtype=np.uint32) for k in t.files}
+write_words("ex2", words["T23"])
+write_words("lg2", np.concatenate([words["R0"], words["R1"]]))
+write_words("sincos", np.concatenate([words["Qs"], words["Qc"]]))
