@@ -59,7 +59,8 @@ constexpr const char* kProbes[] = {
     "probe_sampler_address", "probe_sampler_encode",     "probe_sampler_precision",
     "probe_minmax",          "probe_minmax_literals",    "probe_denormals",
     "probe_denormals_ops",   "probe_nan_math",           "probe_division",
-    "probe_geometry",        "probe_remainder",         "probe_transcendentals"};
+    "probe_geometry",        "probe_remainder",         "probe_transcendentals",
+    "probe_special_functions"};
 
 std::vector<std::byte> ReadBytes(const fs::path& path) {
   const std::string bytes = FileText(path);

@@ -394,6 +394,33 @@ struct ProbeTranscendentals {
   }
 };
 
+// ------------------------------ probe_special_functions.hlsl
+struct ProbeSpecialFunctions {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+
+  StructuredBuffer<uint32_t> In;     // t0
+  RWStructuredBuffer<uint32_t> Out;  // u1
+
+  Float<N> F(uint32_t region, const Uint<N>& i) const { return asfloat(In[region * 64u + i]); }
+
+  void main(SV_GroupIndex<N> tid_in) const {
+    const Uint<N> tid = tid_in;
+    Float<N> e = F(0, tid), l = F(1, tid), s = F(2, tid), y = F(3, tid);
+    Out[0u * 64u + tid] = asuint(exp2(e));
+    Out[1u * 64u + tid] = asuint(exp(e));
+    Out[2u * 64u + tid] = asuint(log2(l));
+    Out[3u * 64u + tid] = asuint(log(l));
+    Out[4u * 64u + tid] = asuint(log10(l));
+    Out[5u * 64u + tid] = asuint(pow(l, y));
+    Out[6u * 64u + tid] = asuint(sin(s));
+    Out[7u * 64u + tid] = asuint(cos(s));
+    Out[8u * 64u + tid] = asuint(tan(s));
+    Out[9u * 64u + tid] = asuint(sinh(y));
+    Out[10u * 64u + tid] = asuint(cosh(y));
+  }
+};
+
 // ------------------------------ transcendentals_wide.hlsl
 struct TranscendentalsWide {
   static constexpr int N = 64;
@@ -456,6 +483,7 @@ void RegisterProbePorts(std::vector<Port>& ports) {
   ports.push_back(InOutProbePort<ProbeRemainder>("probe_remainder.hlsl"));
   ports.push_back(InOutProbePort<ProbeTranscendentals>("probe_transcendentals.hlsl"));
   ports.push_back(InOutProbePort<TranscendentalsWide>("transcendentals_wide.hlsl"));
+  ports.push_back(InOutProbePort<ProbeSpecialFunctions>("probe_special_functions.hlsl"));
 }
 
 }  // namespace waveemu::oracle
