@@ -7,7 +7,7 @@
 // replays whole). Run 18 also held the model to every fp32 bit pattern on the device.
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
-#include "tests/support/run_group.h"
+#include "tests/support/one_lane.h"
 
 #include <doctest/doctest.h>
 
@@ -25,16 +25,9 @@ using namespace waveemu;
 
 namespace {
 
-float F(uint32_t bits) { return std::bit_cast<float>(bits); }
-uint32_t B(float f) { return std::bit_cast<uint32_t>(f); }
-
-/// body() for one lane under the profile, as bits.
-template <class Body>
-uint32_t Under(const DeviceProfile& profile, Body body) {
-  uint32_t r = 0;
-  test::RunGroup<1>(1, [&] { r = B(body().lane(0)); }, profile);
-  return r;
-}
+using test::B;
+using test::F;
+using test::Under;
 
 /// One record of data/h100_run18_words.bin: x, y (pow's exponent) and the device's result.
 struct Record {

@@ -6,7 +6,7 @@
 // runs it against the driver. The other expectations are worked by hand from the rules.
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
-#include "tests/support/run_group.h"
+#include "tests/support/one_lane.h"
 
 #include <doctest/doctest.h>
 
@@ -19,16 +19,9 @@ using namespace waveemu;
 
 namespace {
 
-float F(uint32_t bits) { return std::bit_cast<float>(bits); }
-uint32_t B(float f) { return std::bit_cast<uint32_t>(f); }
-
-/// f(x) for one lane under the profile, as bits.
-template <class Body>
-uint32_t Under(const DeviceProfile& profile, Body body) {
-  uint32_t r = 0;
-  test::RunGroup<1>(1, [&] { r = B(body().lane(0)); }, profile);
-  return r;
-}
+using test::B;
+using test::F;
+using test::Under;
 
 }  // namespace
 
