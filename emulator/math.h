@@ -738,7 +738,7 @@ WAVEEMU_MATH_TRANSCENDENTAL(cos, true, Cos, detail::H100Cos)
 WAVEEMU_MATH_TRANSCENDENTAL(asin, false, Asin, nullptr)
 WAVEEMU_MATH_TRANSCENDENTAL(acos, false, Acos, nullptr)
 WAVEEMU_MATH_TRANSCENDENTAL(atan, false, Atan, nullptr)
-WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh, nullptr)
+WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh, detail::H100Tanh)
 #undef WAVEEMU_MATH_TRANSCENDENTAL
 
 namespace detail {

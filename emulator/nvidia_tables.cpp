@@ -212,6 +212,30 @@ float H100Log2(float x) {
 
 namespace {
 
+/// The H100's flush of an fp32 operand or result (an .ftz instruction's).
+float Ftz(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+
+}  // namespace
+
+float H100Tanh(float x) {
+  // CUDA's tanhf, instruction for instruction (run 19: nvcc -ptx; its words are the Vulkan
+  // driver's): 1 - 2 / (2^(2|x| log2 e) + 1) with the unit's ex2 and rcp from |x| >= 0.6 (1 from
+  // 9.01), x's sign copied; below, an odd polynomial in fused steps.
+  const float a = std::fabs(x);
+  const float e = H100Exp2(Ftz(a * std::bit_cast<float>(0x4038aa3bu)));  // 2 log2 e
+  const float t = Ftz(std::fma(H100Rcp(Ftz(e + 1.0f)), -2.0f, 1.0f));
+  const float large = std::copysign(a >= std::bit_cast<float>(0x41102cb4u) ? 1.0f : t, x);
+  const float x2 = Ftz(x * x);
+  float p = Ftz(std::fma(std::bit_cast<float>(0x3c80f082u), x2, std::bit_cast<float>(0xbd563caeu)));
+  p = Ftz(std::fma(p, x2, std::bit_cast<float>(0x3e085941u)));
+  p = Ftz(std::fma(p, x2, std::bit_cast<float>(0xbeaaa9edu)));
+  p = Ftz(std::fma(p, x2, 0.0f));
+  const float small = Ftz(std::fma(p, x, x));
+  return a >= std::bit_cast<float>(0x3f19999au) ? large : small;  // 0.6; a NaN takes small
+}
+
+namespace {
+
 /// Where the special-function unit reads sin and cos of x: r = x * 0.159154937f (0x3e22f983,
 /// 1/2pi) rounded toward zero and flushed, and the fraction of a turn of |r| truncated to 25
 /// bits, a quadrant and the position in it.

@@ -47,5 +47,8 @@ float H100Log2(float x);
 /// quadrant; sin takes x's sign. ±inf and NaN give a NaN.
 float H100Sin(float x);
 float H100Cos(float x);
+/// tanh(x) as NVIDIA's compiler builds it: CUDA's tanhf (run 19), on H100Exp2 and H100Rcp from
+/// |x| >= 0.6, an odd polynomial in fused steps below; every step flushes denormals.
+float H100Tanh(float x);
 
 }  // namespace waveemu::detail

@@ -75,8 +75,9 @@ enum class MathLibrary {
               // (emulator/llvmpipe_math.h; probe_transcendentals)
   kH100,      // the H100's special-function unit for exp2, log2, sin and cos, bit for bit
               // (emulator/nvidia_tables.h; run 18), so exp, log, log10, pow and sincos built
-              // on them are too, and tan, sinh and cosh as its compiler builds them; asin,
-              // acos, atan, atan2 and tanh stay kHost's (not modelled)
+              // on them are too, and tan, sinh, cosh and tanh as its compiler builds them
+              // (run 19: tanh is CUDA's tanhf); asin, acos, atan and atan2 stay kHost's (not
+              // modelled)
 };
 
 /// (int)x and (uint)x of fp32 lanes where x is NaN or out of the integer's range.

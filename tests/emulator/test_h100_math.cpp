@@ -1,10 +1,11 @@
 // test_h100_math.cpp -- the nvidia profile's fp32 exp2, log2, sin and cos (MathLibrary::kH100:
 // the H100's special-function unit, emulator/nvidia_tables.h) and what the H100's compiler builds
-// on them. Every expected word is the H100's, recorded through Vulkan in run 18
-// (docs/gpu_runs/2026-11-23-h100-run18/), not computed by the emulator: 2048 threads per function
-// of its measurement pipelines (data/h100_run18_words.bin, extract_test_words.py there), and the
-// probe words named below (tests/golden/nvidia/probe_special_functions/, which test_golden
-// replays whole). Run 18 also held the model to every fp32 bit pattern on the device.
+// on them. Every expected word is the H100's, recorded through Vulkan in runs 18 and 19
+// (docs/gpu_runs/2026-11-23-h100-run18/, -run19/), not computed by the emulator: 2048 threads per
+// function of their measurement pipelines (data/h100_run18_words.bin, h100_run19_words.bin;
+// extract_test_words.py in each run), and the probe words named below
+// (tests/golden/nvidia/probe_special_functions/, which test_golden replays whole). Run 18 also
+// held the model of the four to every fp32 bit pattern on the device.
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
 #include "tests/support/one_lane.h"
@@ -29,13 +30,13 @@ using test::B;
 using test::F;
 using test::Under;
 
-/// One record of data/h100_run18_words.bin: x, y (pow's exponent) and the device's result.
+/// One record of data/h100_run*_words.bin: x, y (pow's exponent) and the device's result.
 struct Record {
   uint32_t x, y, result;
 };
 
-std::vector<Record> ReadRecords() {
-  const auto path = std::filesystem::path(__FILE__).parent_path() / "data/h100_run18_words.bin";
+std::vector<Record> ReadRecords(const char* file) {
+  const auto path = std::filesystem::path(__FILE__).parent_path() / "data" / file;
   std::ifstream in(path, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), "missing ", path.string());
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -47,11 +48,13 @@ std::vector<Record> ReadRecords() {
 
 }  // namespace
 
-TEST_CASE("the nvidia profile's special functions reproduce the H100's words of run 18") {
-  const std::vector<Record> records = ReadRecords();
+TEST_CASE("the nvidia profile's special functions reproduce the H100's words of runs 18 and 19") {
+  std::vector<Record> records = ReadRecords("h100_run18_words.bin");
+  const std::vector<Record> run19 = ReadRecords("h100_run19_words.bin");
+  records.insert(records.end(), run19.begin(), run19.end());
   constexpr int kPerFunction = 2048, kLanes = 64;
   const char* const names[] = {"exp2", "exp",   "sin", "cos",  "log2", "log",
-                               "log10", "pow", "tan", "sinh", "cosh"};
+                               "log10", "pow", "tan", "sinh", "cosh", "tanh"};
   REQUIRE(records.size() == std::size(names) * kPerFunction);
   for (int f = 0; f < int(std::size(names)); ++f) {
     int differ = 0;
@@ -74,7 +77,8 @@ TEST_CASE("the nvidia profile's special functions reproduce the H100's words of 
           case 7: got = pow(x, y); break;
           case 8: got = tan(x); break;
           case 9: got = sinh(x); break;
-          default: got = cosh(x); break;
+          case 10: got = cosh(x); break;
+          default: got = tanh(x); break;
         }
       }, NvidiaProfile());
       for (int t = 0; t < kLanes; ++t) {
@@ -165,12 +169,17 @@ TEST_CASE("the H100's sin and cos: x / 2pi toward zero, 2^-25 of a turn, quadran
   CHECK(Under(nvidia, [] { return tan(Float<1>(F(0x3fc90fdbu))); }) == 0x7f800000u);
 }
 
-TEST_CASE("sinh and cosh at the edge of exp's range, and half keeps the host library") {
+TEST_CASE("sinh, cosh and tanh at their edges, and half keeps the host library") {
   const DeviceProfile nvidia = NvidiaProfile();
   // probe_special_functions slots 9 and 10 (threads 9, 10): sinh(88) = (e^88 - e^-88) * 0.5;
   // cosh(90) overflows in e^90 (the C library's cosh(90) overflows too, but through 2^128).
   CHECK(Under(nvidia, [] { return sinh(Float<1>(88.0f)); }) == 0x7e788299u);
   CHECK(Under(nvidia, [] { return cosh(Float<1>(90.0f)); }) == 0x7f800000u);
+  // tanh (slot 11): 1 from 9.01 on with x's sign (thread 11, -88), -0 stays -0 (thread 1), a NaN
+  // gives 0x7fffffff (thread 2).
+  CHECK(Under(nvidia, [] { return tanh(Float<1>(-88.0f)); }) == B(-1.0f));
+  CHECK(Under(nvidia, [] { return tanh(Float<1>(-0.0f)); }) == 0x80000000u);
+  CHECK(Under(nvidia, [] { return tanh(Float<1>(F(0x7fc00000u))); }) == 0x7fffffffu);
   // half is not the H100's special-function path here: it stays on the host library.
   half r{};
   test::RunGroup<1>(1, [&] { r = exp2(Lanes<half, 1>(half(-0.5f))).lane(0); }, nvidia);

@@ -418,6 +418,8 @@ struct ProbeSpecialFunctions {
     Out[8u * 64u + tid] = asuint(tan(s));
     Out[9u * 64u + tid] = asuint(sinh(y));
     Out[10u * 64u + tid] = asuint(cosh(y));
+    Out[11u * 64u + tid] = asuint(tanh(y));
+    Out[12u * 64u + tid] = asuint(tanh(s));
   }
 };
 
