@@ -482,7 +482,7 @@ struct FloatArithmetic {
   bool default_library_nan = false;
   bool h100_tables = false;  // divide_sqrt == kH100Tables: /, rcp, sqrt, rsqrt as the H100's
   bool llvmpipe_math = false;  // math_library == kLlvmpipe: lavapipe's transcendentals
-  bool h100_math = false;      // math_library == kH100: the H100's exp2, log2, sin and cos
+  bool h100_math = false;      // math_library == kH100: the H100's transcendentals
 
   template <class T>
   static FloatArithmetic Current() {

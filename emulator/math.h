@@ -1207,7 +1207,7 @@ WAVEEMU_MATH_NOT_CMATH_UNARY(sqrt)  // the H100's table under DivideSqrt::kH100T
 WAVEEMU_MATH_NOT_CMATH_UNARY(exp)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log10)
-// lavapipe's under MathLibrary::kLlvmpipe
+// lavapipe's under MathLibrary::kLlvmpipe, the H100's under kH100 (but asin, acos, atan, atan2)
 WAVEEMU_MATH_NOT_CMATH_UNARY(exp2)
 WAVEEMU_MATH_NOT_CMATH_UNARY(log2)
 WAVEEMU_MATH_NOT_CMATH_UNARY(sin)

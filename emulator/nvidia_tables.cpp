@@ -23,7 +23,7 @@ WAVEEMU_EMBED(waveemu_h100_sqrt, "h100_sqrt.z");
 WAVEEMU_EMBED(waveemu_h100_rsqrt, "h100_rsqrt.z");
 WAVEEMU_EMBED(waveemu_h100_ex2, "h100_ex2.z");
 WAVEEMU_EMBED(waveemu_h100_lg2, "h100_lg2.z");
-WAVEEMU_EMBED(waveemu_h100_sincos, "h100_sincos.z");
+WAVEEMU_EMBED(waveemu_h100_sin, "h100_sin.z");
 #undef WAVEEMU_EMBED
 
 extern "C" {
@@ -35,7 +35,7 @@ WAVEEMU_EMBEDDED(waveemu_h100_sqrt);
 WAVEEMU_EMBEDDED(waveemu_h100_rsqrt);
 WAVEEMU_EMBEDDED(waveemu_h100_ex2);
 WAVEEMU_EMBEDDED(waveemu_h100_lg2);
-WAVEEMU_EMBEDDED(waveemu_h100_sincos);
+WAVEEMU_EMBEDDED(waveemu_h100_sin);
 #undef WAVEEMU_EMBEDDED
 }
 
@@ -98,9 +98,10 @@ const Words& Lg2Table() {
   static const Words t(waveemu_h100_lg2_begin, waveemu_h100_lg2_end, 1u << 24);
   return t;
 }
-/// MUFU.SIN at p * 2^-25 of a turn at p, MUFU.COS there at 2^23 + p (p < 2^23).
-const Words& SinCosTable() {
-  static const Words t(waveemu_h100_sincos_begin, waveemu_h100_sincos_end, 1u << 24);
+/// MUFU.SIN at p * 2^-25 of a turn at p < 2^23 (the first quadrant); MUFU.COS at p is the entry
+/// at 2^23 - 1 - p (run 18: every p).
+const Words& SinTable() {
+  static const Words t(waveemu_h100_sin_begin, waveemu_h100_sin_end, 1u << 23);
   return t;
 }
 
@@ -124,6 +125,9 @@ float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
 
 /// The special-function unit's NaN.
 float MufuNan() { return FromBits(0x7fffffffu); }
+
+/// The H100's flush of an fp32 operand or result (an .ftz instruction's).
+float Ftz(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
 
 /// v rounded toward zero to float (v finite).
 float ToFloatTowardZero(double v) {
@@ -210,13 +214,6 @@ float H100Log2(float x) {
   return ToFloatTowardZero(v);
 }
 
-namespace {
-
-/// The H100's flush of an fp32 operand or result (an .ftz instruction's).
-float Ftz(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
-
-}  // namespace
-
 float H100Tanh(float x) {
   // CUDA's tanhf, instruction for instruction (run 19: nvcc -ptx; its words are the Vulkan
   // driver's): 1 - 2 / (2^(2|x| log2 e) + 1) with the unit's ex2 and rcp from |x| >= 0.6 (1 from
@@ -237,38 +234,37 @@ float H100Tanh(float x) {
 namespace {
 
 /// Where the special-function unit reads sin and cos of x: r = x * 0.159154937f (0x3e22f983,
-/// 1/2pi) rounded toward zero and flushed, and the fraction of a turn of |r| truncated to 25
-/// bits, a quadrant and the position in it.
+/// 1/2pi) rounded toward zero and flushed, the fraction of a turn of |r| truncated to 25 bits
+/// (a quadrant and the position in it), and the first quadrant's sin and cos there.
 struct Turn {
-  uint32_t quadrant, position;
+  uint32_t quadrant;
+  float sin, cos;
   bool negative;  // r's sign
 };
 Turn TurnOf(float x) {
   const float r = ToFloatTowardZero(double(x) * double(0.15915493667125701904f));  // exact product
-  const float a = std::fabs(r) < 1.17549435e-38f ? 0.0f : std::fabs(r);
+  const float a = std::fabs(Ftz(r));
   const uint32_t t = uint32_t(std::trunc((a - std::floor(a)) * 33554432.0f));  // all exact
-  return {(t >> 23) & 3, t & 0x7fffff, std::signbit(r)};
+  const uint32_t p = t & 0x7fffff;
+  const Words& table = SinTable();
+  return {(t >> 23) & 3, table[p], table[0x7fffff - p], std::signbit(r)};
 }
 
 }  // namespace
 
 float H100Sin(float x) {
   if (std::isnan(x) || std::isinf(x)) return MufuNan();
-  const Turn turn = TurnOf(x);
-  const Words& t = SinCosTable();
-  const float s = t[turn.position], c = t[(1u << 23) + turn.position];
-  const uint32_t q = turn.quadrant;
-  const float v = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
-  return turn.negative ? -v : v;  // odd
+  const Turn t = TurnOf(x);
+  const uint32_t q = t.quadrant;
+  const float v = q == 0 ? t.sin : q == 1 ? t.cos : q == 2 ? -t.sin : -t.cos;
+  return t.negative ? -v : v;  // odd
 }
 
 float H100Cos(float x) {
   if (std::isnan(x) || std::isinf(x)) return MufuNan();
-  const Turn turn = TurnOf(x);
-  const Words& t = SinCosTable();
-  const float s = t[turn.position], c = t[(1u << 23) + turn.position];
-  const uint32_t q = turn.quadrant;
-  return q == 0 ? c : q == 1 ? -s : q == 2 ? -c : s;  // even
+  const Turn t = TurnOf(x);
+  const uint32_t q = t.quadrant;
+  return q == 0 ? t.cos : q == 1 ? -t.sin : q == 2 ? -t.cos : t.sin;  // even
 }
 
 }  // namespace waveemu::detail

@@ -1,5 +1,6 @@
 // nvidia_tables.h -- the H100's fp32 rcp, sqrt and rsqrt (DivideSqrt::kH100Tables) and its
-// exp2, log2, sin and cos (MathLibrary::kH100), bit for bit.
+// exp2, log2, sin and cos (MathLibrary::kH100), bit for bit, and the tanh NVIDIA's compiler builds
+// on them.
 //
 // None of the three is correctly rounded on the H100, and no formula found reproduces them (a
 // quadratic per segment of 2^7..2^10 significands, rounded once, misses by up to 0.6 ulp), so
@@ -15,8 +16,8 @@
 // multiplied by 1/2pi rounded toward zero). Run 18 (docs/gpu_runs/2026-11-23-h100-run18/) found
 // how each turns its operand into a table entry, and held those rules, with tables the device
 // filled, to the device over all 2^32 fp32 bit patterns: no word differs. The tables are the
-// device's words (emulator/data/h100_{ex2,lg2,sincos}.z), decoded on first use: 32 MiB for exp2,
-// 64 MiB each for log2 and for sin and cos.
+// device's words (emulator/data/h100_{ex2,lg2,sin}.z), decoded on first use (a thread that comes
+// first inflates, about 0.1 s each): 32 MiB for exp2, 64 MiB for log2, 32 MiB for sin and cos.
 #pragma once
 
 namespace waveemu::detail {
@@ -32,8 +33,9 @@ float H100Sqrt(float x);
 /// x and NaN give a NaN.
 float H100Rsqrt(float x);
 
-// The special-function unit's results for an fp32 operand whose denormals are already flushed;
-// every NaN they give is 0x7fffffff, and results below 2^-126 are +0.
+// The special-function unit's results for an fp32 operand whose denormals are already flushed
+// (the nvidia profile's float_denormals; they assume it); every NaN they give is 0x7fffffff,
+// and results below 2^-126 are +0.
 /// exp2(x): x taken to fixed point with 23 fraction bits (the magnitude truncated; a negative x
 /// with a nonzero fraction takes the ones' complement, so 2^-f is read at 1 - f - 2^-23), the
 /// table's 2^f times 2^i. x >= 128 gives +inf, x <= -128 +0.

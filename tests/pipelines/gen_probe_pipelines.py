@@ -362,8 +362,8 @@ SPECIAL_FUNCTIONS = pipeline('probe_special_functions', """\
 # (DESIGN §3), the fp32 functions the H100 computes with its special-function unit (MUFU.EX2, LG2,
 # SIN, COS; run 18) and what its compiler builds on them: exp2, exp, log2, log, log10, pow, sin,
 # cos, tan, sinh, cosh, tanh. One 1-D group of 64 threads, no WaveSize hint. In regions (64
-# words each): 0 E (exp2's edges and rules), 1 L (log2's), 2 S (sin's), 3 Y (exponents; listed
-# above SE in gen_probe_pipelines.py). Out[slot * 64 + tid], raw bits; slots in
+# words each): 0 E (exp2's edges and rules), 1 L (log2's), 2 S (sin's), 3 Y (exponents; each
+# listed with its region in gen_probe_pipelines.py). Out[slot * 64 + tid], raw bits; slots in
 # probe_special_functions.hlsl. No Results: the expected bits are recorded per device under
 # tests/golden/<device>/probe_special_functions/.
 """, [('In', [SE, SL, SS, SY])], 13)

@@ -17,8 +17,8 @@ differences of the words as little-endian uint32 (a running sum gives them back)
   ex2:    2^23 words, ex2(k * 2^-23) for k < 2^23.
   lg2:    2^24 words, lg2 of asfloat(0x3f800000 + m) (the first 2^23) and of
           asfloat(0x3f000000 + m) (the next 2^23), m < 2^23.
-  sincos: 2^24 words, MUFU.SIN (the first 2^23) and MUFU.COS (the next 2^23) at p * 2^-25 of a
-          turn, p < 2^23: the first quadrant."""
+  sin:    2^23 words, MUFU.SIN at p * 2^-25 of a turn, p < 2^23: the first quadrant. MUFU.COS
+          there is MUFU.SIN at 2^23 - 1 - p (every p of run 18's table; asserted below)."""
 import os
 import zlib
 import numpy as np
@@ -73,4 +73,5 @@ t = np.load(os.path.join(RUN18, "tables2.npz"))
 words = {k: np.cumsum(t[k], dtype=np.uint32) for k in t.files}
 write_words("ex2", words["T23"])
 write_words("lg2", np.concatenate([words["R0"], words["R1"]]))
-write_words("sincos", np.concatenate([words["Qs"], words["Qc"]]))
+assert (words["Qc"] == words["Qs"][::-1]).all(), "MUFU.COS is no longer MUFU.SIN mirrored"
+write_words("sin", words["Qs"])
