@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -88,11 +89,6 @@ class Words {
   std::vector<float> words_;
 };
 
-/// MUFU.EX2 at k * 2^-23, k < 2^23.
-const Words& Ex2Table() {
-  static const Words t(waveemu_h100_ex2_begin, waveemu_h100_ex2_end, 1u << 23);
-  return t;
-}
 /// MUFU.LG2 of asfloat(0x3f800000 + m) at m, of asfloat(0x3f000000 + m) at 2^23 + m.
 const Words& Lg2Table() {
   static const Words t(waveemu_h100_lg2_begin, waveemu_h100_lg2_end, 1u << 24);
@@ -113,6 +109,32 @@ const Table& SqrtTable() {
   static const Table t(waveemu_h100_sqrt_begin, waveemu_h100_sqrt_end, 1u << 24, 1);
   return t;
 }
+/// MUFU.EX2 at k * 2^-23, k < 2^23, against Exp2Reference(k): within one ulp everywhere.
+const Table& Ex2Table() {
+  static const Table t(waveemu_h100_ex2_begin, waveemu_h100_ex2_end, 1u << 23, 1);
+  return t;
+}
+
+/// 2^(k * 2^-23) rounded to float, from a Taylor series of e^(k * 2^-23 * ln 2) in double by
+/// Horner's scheme, one IEEE operation a step and no library call, so that every machine gets the
+/// bits make_h100_tables.py coded the table against (the library's exp2 may differ in the last
+/// bit of a double, and so, rarely, in the float). Within 1e-16 of the true value.
+float Exp2Reference(uint32_t k) {
+  static const std::array<double, 18> coefficients = [] {
+    std::array<double, 18> c{};
+    double factorial = 1.0;  // exact up to 17!
+    for (int n = 0; n < 18; ++n) {
+      factorial *= n > 1 ? double(n) : 1.0;
+      c[size_t(n)] = 1.0 / factorial;
+    }
+    return c;
+  }();
+  const double y = (double(k) / 8388608.0) * 0x1.62e42fefa39efp-1;  // ln 2
+  double r = coefficients[17];
+  for (int n = 16; n >= 0; --n) r = r * y + coefficients[size_t(n)];
+  return float(r);
+}
+
 const Table& RsqrtTable() {
   static const Table t(waveemu_h100_rsqrt_begin, waveemu_h100_rsqrt_end, 1u << 24, 2);
   return t;
@@ -198,7 +220,8 @@ float H100Exp2(float x) {
                                            : -magnitude;
   const int i = int(q >> 23);  // floor: q's sign carries into the integer part
   if (i < -126) return 0.0f;
-  return std::ldexp(Ex2Table()[uint32_t(q & 0x7fffff)], i);
+  const uint32_t k = uint32_t(q & 0x7fffff);
+  return std::ldexp(FromBits(Ex2Table().Bits(k, Exp2Reference(k))), i);
 }
 
 float H100Log2(float x) {

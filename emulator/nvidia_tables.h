@@ -15,9 +15,10 @@
 // NVIDIA's Vulkan compiler emits for GLSL.std.450 Exp2, Log2, Sin and Cos, with sin and cos first
 // multiplied by 1/2pi rounded toward zero). Run 18 (docs/gpu_runs/2026-11-23-h100-run18/) found
 // how each turns its operand into a table entry, and held those rules, with tables the device
-// filled, to the device over all 2^32 fp32 bit patterns: no word differs. The tables are the
-// device's words (emulator/data/h100_{ex2,lg2,sin}.z), decoded on first use (a thread that comes
-// first inflates, about 0.1 s each): 32 MiB for exp2, 64 MiB for log2, 32 MiB for sin and cos.
+// filled, to the device over all 2^32 fp32 bit patterns: no word differs. The tables
+// (emulator/data/h100_{ex2,lg2,sin}.z) are decoded on first use (the first thread to need one
+// inflates it, about 0.1 s): exp2's as 2-bit differences from a reference (2 MiB), log2's and
+// sin's as the device's words (64 MiB and 32 MiB).
 #pragma once
 
 namespace waveemu::detail {

@@ -10,11 +10,11 @@ Each file is zlib data holding one 2-bit code per entry, four entries a byte, en
   rcp:   k < 2^23, x = 1 + k * 2^-23, reference 1.0f / x (IEEE), bias 1.
   sqrt:  k < 2^24, x = asfloat(0x3f800000 + k) in [1, 4), reference sqrtf(x), bias 1.
   rsqrt: the same x, reference (float)(1.0 / sqrt((double)x)), bias 2.
+  ex2:   k < 2^23, MUFU.EX2 at k * 2^-23 (run 18), reference exp2_reference(k) below, bias 1.
 emulator/nvidia_tables.cpp decodes them with the same references.
 
-Run 18's tables are the device's words themselves: zlib data holding the wrapped first
+Run 18's other tables are the device's words themselves: zlib data holding the wrapped first
 differences of the words as little-endian uint32 (a running sum gives them back).
-  ex2:    2^23 words, ex2(k * 2^-23) for k < 2^23.
   lg2:    2^24 words, lg2 of asfloat(0x3f800000 + m) (the first 2^23) and of
           asfloat(0x3f000000 + m) (the next 2^23), m < 2^23.
   sin:    2^23 words, MUFU.SIN at p * 2^-25 of a turn, p < 2^23: the first quadrant. MUFU.COS
@@ -71,7 +71,25 @@ def write_words(name, words):
 
 t = np.load(os.path.join(RUN18, "tables2.npz"))
 words = {k: np.cumsum(t[k], dtype=np.uint32) for k in t.files}
-write_words("ex2", words["T23"])
+
+
+def exp2_reference(k):
+    """2^(k * 2^-23) rounded to float, from a Taylor series of e^(k * 2^-23 * ln 2) in double,
+    Horner's scheme, each step one IEEE operation (no library call, so every machine gets the
+    same bits; nvidia_tables.cpp computes it the same way). Within 1e-16 of the true value."""
+    ln2 = float.fromhex("0x1.62e42fefa39efp-1")
+    coefficients, factorial = [], 1.0
+    for n in range(18):
+        factorial *= max(n, 1)
+        coefficients.append(1.0 / factorial)
+    y = (k.astype(np.float64) / 8388608.0) * ln2
+    r = np.full_like(y, coefficients[17])
+    for c in reversed(coefficients[:17]):
+        r = r * y + c
+    return r.astype(np.float32)
+
+
+write("ex2", words["T23"].view(np.int32).astype(np.int64), exp2_reference(np.arange(1 << 23)), 1)
 write_words("lg2", np.concatenate([words["R0"], words["R1"]]))
 assert (words["Qc"] == words["Qs"][::-1]).all(), "MUFU.COS is no longer MUFU.SIN mirrored"
 write_words("sin", words["Qs"])
