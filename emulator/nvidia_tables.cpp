@@ -1,5 +1,5 @@
-// nvidia_tables.cpp -- decodes the H100's tables and computes rcp, sqrt, rsqrt, exp2, log2, sin
-// and cos with them (nvidia_tables.h).
+// nvidia_tables.cpp -- decodes the H100's tables and computes rcp, sqrt, rsqrt, exp2, log2, sin,
+// cos and tanh with them (nvidia_tables.h).
 #include "emulator/nvidia_tables.h"
 
 #include <zlib.h>
@@ -65,7 +65,7 @@ class Table {
   int bias_;
 };
 
-/// Run 18's tables: the device's words, stored as their wrapped first differences
+/// Run 18's log2 and sin tables: the device's words, stored as their wrapped first differences
 /// (little-endian uint32, make_h100_tables.py).
 class Words {
  public:
