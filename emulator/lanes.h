@@ -481,8 +481,7 @@ struct FloatArithmetic {
   // NaNs are 0x7fc00000 (LibraryResult).
   bool default_library_nan = false;
   bool h100_tables = false;  // divide_sqrt == kH100Tables: /, rcp, sqrt, rsqrt as the H100's
-  bool llvmpipe_math = false;  // math_library == kLlvmpipe: lavapipe's transcendentals
-  bool h100_math = false;      // math_library == kH100: the H100's transcendentals
+  MathLibrary math_library = MathLibrary::kHost;  // whose transcendentals (kHost but for float)
 
   template <class T>
   static FloatArithmetic Current() {
@@ -496,8 +495,7 @@ struct FloatArithmetic {
     const bool canonical = p.nan_result == NanResult::kCanonical;
     return {p.float_denormals == DenormMode::kFlushToZero, canonical,
             !canonical && p.library_nan == LibraryNan::kDefault,
-            p.divide_sqrt == DivideSqrt::kH100Tables, p.math_library == MathLibrary::kLlvmpipe,
-            p.math_library == MathLibrary::kH100};
+            p.divide_sqrt == DivideSqrt::kH100Tables, p.math_library};
   }
   bool Changes() const { return flush_denormals || canonical_nan; }
 

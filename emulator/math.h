@@ -465,15 +465,15 @@ Lanes<T, N> MapFloat(const Lanes<T, N>& a, F f,
 }
 
 /// r[t] = a transcendental of a[t]: for fp32 under MathLibrary::kLlvmpipe lavapipe's (llvmpipe,
-/// from llvmpipe_math.h, whose NaNs are its own; the flags are false for other types), under
-/// kH100 the H100's where it is modelled (h100, from nvidia_tables.h; nullptr: not modelled),
-/// otherwise host's as MapFloat computes it.
+/// from llvmpipe_math.h, whose NaNs are its own), under kH100 the H100's where it is modelled
+/// (h100, from nvidia_tables.h; nullptr: not modelled), otherwise host's as MapFloat computes it
+/// (always for half and double, whose rules say kHost).
 template <bool kLibraryNan = false, class T, int N, class Host>
 Lanes<T, N> MapTranscendental(const Lanes<T, N>& a, Host host, float (*llvmpipe)(float),
-                              float (*h100)(float) = nullptr) {
+                              float (*h100)(float)) {
   const FloatArithmetic p = FloatArithmetic::Current<T>();
-  if (p.llvmpipe_math) return MapFloat(a, llvmpipe, p);
-  if (p.h100_math && h100) return MapFloat(a, h100, p);
+  if (p.math_library == MathLibrary::kLlvmpipe) return MapFloat(a, llvmpipe, p);
+  if (p.math_library == MathLibrary::kH100 && h100) return MapFloat(a, h100, p);
   return MapFloat<kLibraryNan>(a, host, p);
 }
 
@@ -636,7 +636,8 @@ Lanes<T, N> pow(const Lanes<T, N>& x, const Lanes<T, N>& y) {
   WAVEEMU_FLOAT_LIKE("pow", T);
   if constexpr (std::is_same_v<T, float>) {
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
-    if (p.llvmpipe_math) return detail::MapLlvmpipe(x, y, detail::llvmpipe::Pow, p);
+    if (p.math_library == MathLibrary::kLlvmpipe)
+      return detail::MapLlvmpipe(x, y, detail::llvmpipe::Pow, p);
   }
   return exp2(log2(x) * y);
 }
@@ -735,44 +736,14 @@ Lanes<T, N> radians(const Lanes<T, N>& x) {
   }
 WAVEEMU_MATH_TRANSCENDENTAL(sin, true, Sin, detail::H100Sin)
 WAVEEMU_MATH_TRANSCENDENTAL(cos, true, Cos, detail::H100Cos)
+WAVEEMU_MATH_TRANSCENDENTAL(tan, true, Tan, detail::H100Tan)
 WAVEEMU_MATH_TRANSCENDENTAL(asin, false, Asin, nullptr)
 WAVEEMU_MATH_TRANSCENDENTAL(acos, false, Acos, nullptr)
 WAVEEMU_MATH_TRANSCENDENTAL(atan, false, Atan, nullptr)
+WAVEEMU_MATH_TRANSCENDENTAL(sinh, false, Sinh, detail::H100Sinh)
+WAVEEMU_MATH_TRANSCENDENTAL(cosh, false, Cosh, detail::H100Cosh)
 WAVEEMU_MATH_TRANSCENDENTAL(tanh, false, Tanh, detail::H100Tanh)
 #undef WAVEEMU_MATH_TRANSCENDENTAL
-
-namespace detail {
-/// Whether the running device computes fp32 T as the H100 (MathLibrary::kH100).
-template <class T>
-bool H100Math() {
-  return std::is_same_v<T, float> && FloatArithmetic::Current<T>().h100_math;
-}
-}  // namespace detail
-
-// tan, sinh and cosh: as above, but under MathLibrary::kH100 (fp32) as the H100's compiler
-// builds them on MUFU.SIN, COS and EX2 (run 18): tan = sin(x) / cos(x) with the device's
-// division, sinh = (exp(x) - exp(-x)) * 0.5 and cosh = (exp(x) + exp(-x)) * 0.5.
-template <class T, int N>
-Lanes<T, N> tan(const Lanes<T, N>& x) {
-  WAVEEMU_FLOAT_LIKE("tan", T);
-  if (detail::H100Math<T>()) return sin(x) / cos(x);
-  return detail::MapTranscendental<true>(x, [](float v) { return std::tan(v); },
-                                         detail::llvmpipe::Tan);
-}
-template <class T, int N>
-Lanes<T, N> sinh(const Lanes<T, N>& x) {
-  WAVEEMU_FLOAT_LIKE("sinh", T);
-  if (detail::H100Math<T>()) return (exp(x) - exp(-x)) * T(0.5);
-  return detail::MapTranscendental(x, [](float v) { return std::sinh(v); },
-                                   detail::llvmpipe::Sinh);
-}
-template <class T, int N>
-Lanes<T, N> cosh(const Lanes<T, N>& x) {
-  WAVEEMU_FLOAT_LIKE("cosh", T);
-  if (detail::H100Math<T>()) return (exp(x) + exp(-x)) * T(0.5);
-  return detail::MapTranscendental(x, [](float v) { return std::cosh(v); },
-                                   detail::llvmpipe::Cosh);
-}
 
 // ------------------------------ atan2
 /// atan2(y, x) as DXC expands it (translateAtan2): a = atan(y / x); then x < 0 && y >= 0:
@@ -784,7 +755,8 @@ Lanes<T, N> atan2(const Lanes<T, N>& y, const Lanes<T, N>& x) {
   WAVEEMU_FLOAT_LIKE("atan2", T);
   if constexpr (std::is_same_v<T, float>) {
     const detail::FloatArithmetic p = detail::FloatArithmetic::Current<T>();
-    if (p.llvmpipe_math) return detail::MapLlvmpipe(y, x, detail::llvmpipe::Atan2, p);
+    if (p.math_library == MathLibrary::kLlvmpipe)
+      return detail::MapLlvmpipe(y, x, detail::llvmpipe::Atan2, p);
   }
   const Lanes<T, N> a = atan(y / x);
   const Lanes<T, N> zero(T(0)), pi(T(detail::kPi));

@@ -2,6 +2,8 @@
 // cos and tanh with them (nvidia_tables.h).
 #include "emulator/nvidia_tables.h"
 
+#include "emulator/lanes.h"  // FlushDenormal
+
 #include <zlib.h>
 
 #include <array>
@@ -43,17 +45,21 @@ WAVEEMU_EMBEDDED(waveemu_h100_sin);
 namespace waveemu::detail {
 namespace {
 
+/// The embedded zlib data [begin, end), which must inflate to exactly `size` bytes.
+std::vector<uint8_t> Inflate(const unsigned char* begin, const unsigned char* end, size_t size) {
+  std::vector<uint8_t> bytes(size);
+  uLongf length = uLongf(size);
+  if (uncompress(bytes.data(), &length, begin, uLong(end - begin)) != Z_OK || length != size)
+    throw std::runtime_error("waveemu: an H100 table in the library is damaged (rebuild it)");
+  return bytes;
+}
+
 /// One table: 2-bit codes, entry k in bits 2 * (k % 4) of byte k / 4; the device's result is
 /// the reference's bits plus code - bias.
 class Table {
  public:
   Table(const unsigned char* begin, const unsigned char* end, uint32_t entries, int bias)
-      : codes_(entries / 4), bias_(bias) {
-    uLongf size = uLongf(codes_.size());
-    if (uncompress(codes_.data(), &size, begin, uLong(end - begin)) != Z_OK ||
-        size != codes_.size())
-      throw std::runtime_error("waveemu: an H100 table in the library is damaged (rebuild it)");
-  }
+      : codes_(Inflate(begin, end, entries / 4)), bias_(bias) {}
   /// The device's bits for entry k whose correctly rounded reference is `reference`.
   uint32_t Bits(uint32_t k, float reference) const {
     const int code = (codes_[k >> 2] >> (2 * (k & 3))) & 3;
@@ -71,14 +77,10 @@ class Words {
  public:
   Words(const unsigned char* begin, const unsigned char* end, uint32_t entries)
       : words_(entries) {
-    uLongf size = uLongf(entries) * 4;
-    std::vector<unsigned char> bytes(size);
-    if (uncompress(bytes.data(), &size, begin, uLong(end - begin)) != Z_OK ||
-        size != bytes.size())
-      throw std::runtime_error("waveemu: an H100 table in the library is damaged (rebuild it)");
+    const std::vector<uint8_t> bytes = Inflate(begin, end, size_t(entries) * 4);
     uint32_t sum = 0;
     for (uint32_t k = 0; k < entries; ++k) {
-      const unsigned char* b = &bytes[4 * size_t(k)];
+      const uint8_t* b = &bytes[4 * size_t(k)];
       sum += uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
       words_[k] = std::bit_cast<float>(sum);
     }
@@ -149,7 +151,10 @@ float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
 float MufuNan() { return FromBits(0x7fffffffu); }
 
 /// The H100's flush of an fp32 operand or result (an .ftz instruction's).
-float Ftz(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+float Ftz(float v) { return FlushDenormal(v, DenormMode::kFlushToZero); }
+
+/// e^x as the H100 computes it: exp2(x * 1.44269502f), the product flushed.
+float H100Exp(float x) { return H100Exp2(Ftz(x * std::bit_cast<float>(0x3fb8aa3bu))); }
 
 /// v rounded toward zero to float (v finite).
 float ToFloatTowardZero(double v) {
@@ -236,6 +241,10 @@ float H100Log2(float x) {
                           : double(e) + 1.0 + double(Lg2Table()[(1u << 23) + m]);
   return ToFloatTowardZero(v);
 }
+
+float H100Tan(float x) { return Ftz(H100Sin(x) * H100Rcp(H100Cos(x))); }
+float H100Sinh(float x) { return Ftz(Ftz(H100Exp(x) - H100Exp(-x)) * 0.5f); }
+float H100Cosh(float x) { return Ftz(Ftz(H100Exp(x) + H100Exp(-x)) * 0.5f); }
 
 float H100Tanh(float x) {
   // CUDA's tanhf, instruction for instruction (run 19: nvcc -ptx; its words are the Vulkan

@@ -50,8 +50,13 @@ float H100Log2(float x);
 /// quadrant; sin takes x's sign. ±inf and NaN give a NaN.
 float H100Sin(float x);
 float H100Cos(float x);
-/// tanh(x) as NVIDIA's compiler builds it: CUDA's tanhf (run 19), on H100Exp2 and H100Rcp from
-/// |x| >= 0.6, an odd polynomial in fused steps below; every step flushes denormals.
+// What NVIDIA's compiler builds on them, every step flushing denormals: tan = sin(x) * rcp(cos(x))
+// (the device's division), sinh = (exp(x) - exp(-x)) * 0.5 and cosh = (exp(x) + exp(-x)) * 0.5
+// with exp(x) = exp2(x * 1.44269502f) (run 18), and tanh, CUDA's tanhf (run 19): on H100Exp2
+// and H100Rcp from |x| >= 0.6, an odd polynomial in fused steps below.
+float H100Tan(float x);
+float H100Sinh(float x);
+float H100Cosh(float x);
 float H100Tanh(float x);
 
 }  // namespace waveemu::detail
