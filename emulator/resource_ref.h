@@ -130,7 +130,7 @@ bool IsConsecutiveInBounds(const Uint<N>& index, uint64_t count) {
   if (uint64_t(first) + uint64_t(N) > count) return false;
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
-  const auto step = hn::Iota(d, first);
+  const auto step = IotaFrom(d, first);
   auto mismatch = hn::FirstN(d, 0);
   for (int i = 0; i + L <= N; i += L)
     mismatch = hn::Or(mismatch, hn::Not(hn::Eq(hn::Load(d, index.data() + i),
@@ -604,7 +604,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
           if (n == 0) continue;
           const auto run = hn::FirstN(du, n);
           const auto got = hn::Compress(hn::Load(du, index_.data() + i), m);
-          if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, hn::Iota(du, next)))))
+          if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, IotaFrom(du, next)))))
             return false;
           hn::BlendedStore(hn::Compress(hn::Load(de, values + i), hn::RebindMask(de, m)),
                            hn::RebindMask(de, run), de, base + next);

@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace waveemu {
 namespace hn = hwy::HWY_NAMESPACE;
@@ -55,6 +56,18 @@ HWY_INLINE hn::Mask<D> MaskOfBits(D d, uint64_t bits) {
   for (int i = 0; i < 8; ++i) bytes[i] = uint8_t(bits >> (8 * i));
   return hn::LoadMaskBits(d, bytes);
 #endif
+}
+
+/// Lanes first, first + 1, first + 2, ... of an integer vector (wrapping), as hn::Iota.
+/// Highway 1.0.3's Iota writes its lanes to the stack one at a time and loads them as a vector,
+/// a load that store forwarding cannot serve: with a run-time `first` every call waits for the
+/// stores to retire. The free-ID kernel's gather and store check their runs of indices with it;
+/// this form took a fifth off its one-thread time on an Intel Xeon (docs/performance_history.md,
+/// session 33). Iota from 0 folds to a constant; the add is one instruction.
+template <class D>
+HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
+  static_assert(std::is_integral_v<hn::TFromD<D>>, "IotaFrom is for integer lanes");
+  return hn::Add(hn::Iota(d, hn::TFromD<D>(0)), hn::Set(d, first));
 }
 
 /// v with each denormal lane replaced by a zero of its sign (a device's flush to zero); zeros,

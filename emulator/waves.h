@@ -184,7 +184,7 @@ HWY_INLINE hn::Vec<D> WaveBlocksAt(D d, const Mask<N>& bits, int W, int t0) {
   const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
   const auto block = hn::Set(d, W >= 32 ? ~0u : (1u << W) - 1);
   const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
-  const auto shift = hn::And(hn::Iota(d, uint32_t(t0 & 31)), wave_start);
+  const auto shift = hn::And(IotaFrom(d, uint32_t(t0 & 31)), wave_start);
   return hn::And(hn::Shr(hn::Set(d, half), shift), block);
 }
 

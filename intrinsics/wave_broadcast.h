@@ -235,7 +235,7 @@ C ReadLaneAt(const C& x, const Uint<N>& lane, const Mask<N>& mask, int W, Inacti
     for (int i = 0; i < kPadded; i += L) {
       const auto want = hn::Load(du, lane.data() + i);
       // detail::SourceThread, a vector of threads at a time.
-      const auto src = hn::Or(hn::And(hn::Iota(di, i), hn::Set(di, ~(W - 1))),
+      const auto src = hn::Or(hn::And(IotaFrom(di, i), hn::Set(di, ~(W - 1))),
                               hn::BitCast(di, hn::And(want, hn::Set(du, uint32_t(W - 1)))));
       const auto in_group = hn::Lt(src, hn::Set(di, N));
       const auto safe = hn::IfThenElseZero(in_group, src);

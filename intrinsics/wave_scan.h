@@ -170,7 +170,7 @@ HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W)
   for (int t0 = 0; t0 < Uint<N>::kPadded; t0 += L) {
     const uint64_t word = bits.word(t0 >> 6);
     const uint32_t half = uint32_t(word >> (t0 & 32));
-    const auto bit = hn::Iota(d, uint32_t(t0 & 31));
+    const auto bit = IotaFrom(d, uint32_t(t0 & 31));
     const auto below = hn::Sub(hn::Shl(one, bit), one);
     const auto before_wave = hn::Sub(hn::Shl(one, hn::And(bit, wave_start)), one);
     uint32_t base = 0;
