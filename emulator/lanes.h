@@ -97,8 +97,11 @@ HWY_INLINE void CopyBytes(void* HWY_RESTRICT dst, const void* HWY_RESTRICT src) 
   auto* out = static_cast<uint8_t*>(dst);
   const auto* in = static_cast<const uint8_t*>(src);
   CopyVectors(d, out, in, std::make_index_sequence<kFull>());
-  if constexpr (kBytes % kVec != 0)
+  if constexpr (kBytes % kVec != 0) {
+    WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN  // callers copy only what they checked
     std::memcpy(out + kFull * kVec, in + kFull * kVec, kBytes % kVec);
+    WAVEEMU_BOUNDS_CHECKED_COPY_END
+  }
 }
 
 /// A reference to memory: a buffer or groupshared element, or one component or member of one.

@@ -434,7 +434,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       if (binding.base && binding.stride == sizeof(E) && binding.offset == 0 &&
           detail::IsConsecutiveInBounds(index, binding.count)) {
         value_type r;
+        WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN
         std::memcpy(&r.lane(0), binding.Address(index.lane(0)), sizeof(E) * N);
+        WAVEEMU_BOUNDS_CHECKED_COPY_END
         (~mask).ForEach([&](int t) { r.set_lane(t, E{}); });
         return r;
       }

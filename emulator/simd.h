@@ -15,6 +15,22 @@
 #include <limits>
 #include <type_traits>
 
+// Around a copy whose bounds the caller checked at run time. When inlining shows GCC 12 a small
+// buffer and a constant index, -O3 warns (-Warray-bounds, -Wstringop-overflow/-overread) about
+// the copy on the path that the check rules out; this keeps such false alarms out of users'
+// -Wall builds.
+#if defined(__GNUC__) && !defined(__clang__)
+#define WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN                       \
+  _Pragma("GCC diagnostic push")                                \
+  _Pragma("GCC diagnostic ignored \"-Warray-bounds\"")          \
+  _Pragma("GCC diagnostic ignored \"-Wstringop-overflow\"")     \
+  _Pragma("GCC diagnostic ignored \"-Wstringop-overread\"")
+#define WAVEEMU_BOUNDS_CHECKED_COPY_END _Pragma("GCC diagnostic pop")
+#else
+#define WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN
+#define WAVEEMU_BOUNDS_CHECKED_COPY_END
+#endif
+
 namespace waveemu {
 namespace hn = hwy::HWY_NAMESPACE;
 
