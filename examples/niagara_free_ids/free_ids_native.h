@@ -1,9 +1,8 @@
-// free_ids_native.h -- a hand-written Highway loop that lists the free IDs of a table: the
+// free_ids_native.h -- hand-written Highway loops that list the free IDs of a table: the
 // BASELINE the benchmark (tools/bench) compares the emulator against, not a port of the HLSL.
-// One pass, one vector of IDs at a time: compare with -1, compress the matching IDs to the front
-// of a register and store the whole vector at the list's end (the next store overwrites the
-// tail). That is Highway's CompressStore done in a register: on AMD Zen 4 the memory form
-// (VPCOMPRESSD to memory) measured about 8x slower here (2.3 against 0.3 ns per ID at 2^24).
+// One pass, one vector of IDs at a time: compare with -1 and append the matching IDs to the
+// list, in one of two forms (CompressForm). Which is faster depends on the CPU, so the benchmark
+// times both and measures against the faster.
 #pragma once
 
 #ifndef HWY_COMPILE_ONLY_STATIC
@@ -17,9 +16,21 @@
 
 namespace waveemu::examples {
 
+/// How the loop appends a vector's free IDs to the list.
+enum class CompressForm {
+  /// Compress them to the front of a register and store the whole vector at the list's end (the
+  /// next store overwrites the tail). On AMD Zen 4, where the memory form of VPCOMPRESSD is
+  /// microcoded, this was about 8x faster than kCompressStore (0.3 against 2.3 ns per ID).
+  kInRegister,
+  /// Highway's CompressStore, VPCOMPRESSD to memory on AVX-512: the loop the issue names. On the
+  /// Intel Xeon of session 33 it was the faster form, by about 7%.
+  kCompressStore,
+};
+
 /// Writes every ID whose entry is -1 to `out` in ascending order and returns how many; `out`
 /// must hold table.size() entries. Entries past the returned count may be overwritten.
-inline size_t NativeFreeIDs(std::span<const int32_t> table, std::span<int32_t> out) {
+template <CompressForm kForm = CompressForm::kInRegister>
+size_t NativeFreeIDs(std::span<const int32_t> table, std::span<int32_t> out) {
   namespace hn = hwy::HWY_NAMESPACE;
   const hn::ScalableTag<int32_t> d;
   const size_t lanes = hn::Lanes(d);
@@ -27,15 +38,17 @@ inline size_t NativeFreeIDs(std::span<const int32_t> table, std::span<int32_t> o
   auto ids = hn::Iota(d, 0);
   const auto step = hn::Set(d, int32_t(lanes));
   size_t count = 0, i = 0;
-  // The whole-vector store needs `lanes` entries of room; near the end of `out` the blended
-  // form writes only the selected lanes, so the loop never writes past the buffer.
+  // Both forms may write `lanes` entries; near the end of `out` the blended form writes only
+  // the selected lanes, so the loop never writes past the buffer.
   for (; i + lanes <= table.size(); i += lanes) {
     const auto is_free = hn::Eq(hn::LoadU(d, table.data() + i), free_marker);
-    if (count + lanes <= out.size()) {
+    if (count + lanes > out.size()) {
+      count += hn::CompressBlendedStore(ids, is_free, d, out.data() + count);
+    } else if constexpr (kForm == CompressForm::kCompressStore) {
+      count += hn::CompressStore(ids, is_free, d, out.data() + count);
+    } else {
       hn::StoreU(hn::Compress(ids, is_free), d, out.data() + count);
       count += hn::CountTrue(d, is_free);
-    } else {
-      count += hn::CompressBlendedStore(ids, is_free, d, out.data() + count);
     }
     ids = hn::Add(ids, step);
   }

@@ -105,18 +105,19 @@ void SharedCounterRow(const Config& cfg, FreeIDsInput& input, size_t groups_per_
   Contender one{cfg.repeats, [&] {
     return RunNativeSharedCounter(table, expected_count, 1, groups_per_claim, buf);
   }};
-  Contender native{cfg.repeats, [&] { return RunNativeFreeIDs(table, expected_count, buf); }};
-  MeasureInTurns({&all, &one, &native});
+  HighwayBaseline native{cfg.repeats, table, expected_count, buf};
+  MeasureInTurns({&all, &one, &native.in_register, &native.compress_store});
   row.all = all.Result();
   row.one = one.Result();
   row.native = native.Result();
+  row.native_form = native.FasterName();
   row.note = groups_per_claim == 1
                  ? "ceiling: the kernels' one counter, one claim per group, written natively"
                  : fmt::format("ceiling: one claim per {} groups, written natively",
                                groups_per_claim);
-  row.failed = all.wrong || one.wrong || native.wrong;
+  row.failed = all.wrong || one.wrong || native.wrong();
   if (all.wrong || one.wrong) row.note += "; output WRONG";
-  if (native.wrong) row.note += "; Highway loop's output WRONG";
+  if (native.wrong()) row.note += "; Highway loop's output WRONG";
   AddRow(rows, row);
 }
 
@@ -188,7 +189,7 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl, FreeID
   Contender one{cfg.repeats, [&] {
     return RunEmulatorFreeIDs<K>(table, expected_count, wave, 1, cfg, buf);
   }};
-  Contender native{cfg.repeats, [&] { return RunNativeFreeIDs(table, expected_count, buf); }};
+  HighwayBaseline native{cfg.repeats, table, expected_count, buf};
   Contender vulkan;  // stays empty (no runs) without lavapipe
 #if WAVEEMU_HAVE_VULKAN_BACKEND
   std::optional<oracle::Pipeline> p;
@@ -222,16 +223,17 @@ void FreeIDsRow(const Config& cfg, const char* variant, const char* hlsl, FreeID
 #else
   (void)hlsl;
 #endif
-  MeasureInTurns({&all, &one, &native, &vulkan});
+  MeasureInTurns({&all, &one, &native.in_register, &native.compress_store, &vulkan});
   row.all = all.Result();
   row.one = one.Result();
   row.native = native.Result();
+  row.native_form = native.FasterName();
   row.vulkan = vulkan.Result();
   if (all.wrong || one.wrong) row.note += " emulator output WRONG;";
   // A wrong Highway loop fails its row, so the run exits 1.
-  if (native.wrong) row.note += " native output WRONG;";
+  if (native.wrong()) row.note += " native output WRONG;";
   if (vulkan.wrong) row.note += " lavapipe output WRONG;";
-  row.failed = all.wrong || one.wrong || native.wrong || vulkan.wrong;
+  row.failed = all.wrong || one.wrong || native.wrong() || vulkan.wrong;
   AddRow(rows, row);
 }
 
@@ -485,8 +487,8 @@ std::vector<Target> Targets(const std::vector<Row>& rows, const MemoryResult& me
     if (const Row* r = find("free_ids_wave", "free 0.5", 8); r && !std::isnan(r->one)) {
       x.measured = true;
       x.pass = r->one / r->native <= 3;
-      x.numbers = fmt::format("one thread {:.2f} ms / Highway {:.2f} ms = {:.2f}x", r->one,
-                              r->native, r->one / r->native);
+      x.numbers = fmt::format("one thread {:.2f} ms / Highway {:.2f} ms ({}) = {:.2f}x",
+                              r->one, r->native, r->native_form, r->one / r->native);
     }
     t.push_back(x);
   }
@@ -558,11 +560,13 @@ void WriteJson(std::FILE* f, const Config& cfg, const std::vector<Row>& rows,
     fmt::print(f,
                "    {{\"workload\": {}, \"detail\": {}, \"size\": {}, \"wave_size\": {}, "
                "\"ms\": {{\"emulator_all_cores\": {}, \"emulator_one_thread\": {}, "
-               "\"lavapipe\": {}, \"native\": {}}}, \"lavapipe_wave_size\": {}, "
+               "\"lavapipe\": {}, \"native\": {}}}, \"native_form\": {}, "
+               "\"lavapipe_wave_size\": {}, "
                "\"ratios\": {{\"lavapipe_over_all_cores\": {}, \"one_thread_over_native\": {}, "
                "\"one_thread_over_all_cores\": {}}}, \"verified\": {}}}{}\n",
                JsonStr(r.workload), JsonStr(r.detail), r.size, r.wave, JsonNum(r.all),
-               JsonNum(r.one), JsonNum(r.vulkan), JsonNum(r.native), r.vulkan_wave,
+               JsonNum(r.one), JsonNum(r.vulkan), JsonNum(r.native),
+               r.native_form.empty() ? "null" : JsonStr(r.native_form), r.vulkan_wave,
                JsonNum(r.vulkan / r.all), JsonNum(r.one / r.native), JsonNum(r.one / r.all),
                !r.failed, i + 1 < rows.size() ? "," : "");
   }
@@ -603,9 +607,10 @@ bool Scaling(const Config& cfg) {
     const std::vector<int32_t> table = MakeRandomIDTable(size, 0.5, 42);
     const size_t expected_count = ReferenceFreeIDs(table).size();
     FreeIDsBuffers buf;
-    bool native_failed = false;
-    const double native = Measure(cfg.repeats, native_failed,
-                                  [&] { return RunNativeFreeIDs(table, expected_count, buf); });
+    HighwayBaseline baseline{cfg.repeats, table, expected_count, buf};
+    MeasureInTurns({&baseline.in_register, &baseline.compress_store});
+    const bool native_failed = baseline.wrong();
+    const double native = baseline.Result();
     const std::vector<uint32_t> in = WaveOpInput<uint32_t>(size);
     for (int wave : {8, 32, 64}) {
       // Per row: one wrong row must not mark every later row FAILED.

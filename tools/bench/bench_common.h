@@ -49,6 +49,7 @@ struct Row {
   int wave = 0;
   double all = NAN, one = NAN, vulkan = NAN, native = NAN;
   int vulkan_wave = 0;      // the subgroup size lavapipe ran at (0: not run)
+  std::string native_form;  // the Highway loop's faster form (free-ID rows; HighwayBaseline)
   std::string note;         // why a contender is missing, or what it did
   bool failed = false;      // a contender's output did not match the reference
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -83,14 +84,44 @@ double RunEmulatorFreeIDs(std::span<const int32_t> table, size_t expected_count,
   return CheckFreeIDs(table, buf.list, buf.sizes[0], expected_count, buf.seen) ? ms : -1;
 }
 
-inline double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
-                               FreeIDsBuffers& buf) {
+/// One run of the Highway loop in form kForm: ms of the loop, or -1 if wrong.
+template <examples::CompressForm kForm>
+double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
+                        FreeIDsBuffers& buf) {
   buf.list.assign(table.size(), examples::kUnwritten);
   const auto start = Clock::now();
-  const size_t count = examples::NativeFreeIDs(table, buf.list);
+  const size_t count = examples::NativeFreeIDs<kForm>(table, buf.list);
   const double ms = MsSince(start);
   return CheckFreeIDs(table, buf.list, int64_t(count), expected_count, buf.seen) ? ms : -1;
 }
+
+/// The Highway baseline: the loop in both forms (examples::CompressForm), two contenders that
+/// run in the same turns as the row's others. The baseline is the faster form's median, so the
+/// bar is the best hand-written loop on the machine at hand, whichever CPU that is.
+struct HighwayBaseline {
+  HighwayBaseline(int repeats, std::span<const int32_t> table, size_t expected_count,
+                  FreeIDsBuffers& buf)
+      : in_register{repeats, [=, &buf] {
+                      return RunNativeFreeIDs<examples::CompressForm::kInRegister>(
+                          table, expected_count, buf);
+                    }},
+        compress_store{repeats, [=, &buf] {
+                         return RunNativeFreeIDs<examples::CompressForm::kCompressStore>(
+                             table, expected_count, buf);
+                       }} {}
+  Contender in_register, compress_store;
+
+  bool wrong() const { return in_register.wrong || compress_store.wrong; }
+  /// The faster form's runs (by median).
+  const Contender& Faster() const {
+    return compress_store.Result() < in_register.Result() ? compress_store : in_register;
+  }
+  const char* FasterName() const {
+    return &Faster() == &compress_store ? "CompressStore" : "compress in a register";
+  }
+  /// The faster form's median ms; NaN if either form's output was wrong.
+  double Result() const { return wrong() ? NAN : Faster().Result(); }
+};
 
 /// The free-ID kernels' shared-counter pattern written natively, without the emulator: per
 /// claim of `groups_per_claim` groups of 64 IDs, count the free ones, claim that many list
@@ -131,7 +162,7 @@ inline double RunNativeSharedCounter(std::span<const int32_t> table, size_t expe
         // Only the claimed entries are written: neighbours belong to other groups. x86's
         // BlendedStore is a masked store; elsewhere (NEON, WASM) it rewrites the whole vector,
         // so the run goes through a buffer.
-        const auto free_ids = hn::Compress(hn::Iota(d, int32_t(g * claim + i)), is_free);
+        const auto free_ids = hn::Compress(IotaFrom(d, int32_t(g * claim + i)), is_free);
 #if HWY_TARGET <= HWY_SSE4
         hn::BlendedStore(free_ids, hn::FirstN(d, n), d, buf.list.data() + at);
 #else

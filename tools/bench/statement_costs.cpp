@@ -142,13 +142,19 @@ int StatementCosts(const Config& cfg) {
   const size_t big_count = examples::ReferenceFreeIDs(big).size();
   std::vector<int32_t> big_list(big.size());
   bool native_ok = true;
-  const double native_ms = Fastest(repeats, [&] {
-    const auto start = Clock::now();
-    const size_t n = examples::NativeFreeIDs(big, big_list);
-    const double ms = MsSince(start);
-    native_ok &= n == big_count;
-    return ms;
-  });
+  // The Highway loop's faster form (HighwayBaseline), by the fastest run of each.
+  const auto fastest_form = [&](auto native_free_ids) {
+    return Fastest(repeats, [&] {
+      const auto start = Clock::now();
+      const size_t n = native_free_ids(big, big_list);
+      const double ms = MsSince(start);
+      native_ok &= n == big_count;
+      return ms;
+    });
+  };
+  const double native_ms =
+      std::min(fastest_form(examples::NativeFreeIDs<examples::CompressForm::kInRegister>),
+               fastest_form(examples::NativeFreeIDs<examples::CompressForm::kCompressStore>));
 
   fmt::print("Statement costs: one thread, wave 8, groups of 64 threads, {} statements per group "
              "over {} groups, in cache; fastest of {} runs (ns per statement, each including "
@@ -160,8 +166,8 @@ int StatementCosts(const Config& cfg) {
   fmt::print("\nfree-ID wave kernel (2^16 IDs, in cache, free 0.5): {:.1f} ns per group of 64 "
              "IDs through Dispatch, {:.1f} ns through DispatchInlined{}\n",
              plain_ms * per_group, inlined_ms * per_group, kernel_ok ? "" : " (output WRONG)");
-  fmt::print("Highway loop (2^24 IDs): {:.1f} ns per 64 IDs; 3x that, the one-thread target's "
-             "budget: {:.1f} ns per group{}\n",
+  fmt::print("Highway loop (2^24 IDs, its faster form): {:.1f} ns per 64 IDs; 3x that, the "
+             "one-thread target's budget: {:.1f} ns per group{}\n",
              native_ns, 3 * native_ns, native_ok ? "" : " (output WRONG)");
   return kernel_ok && native_ok ? 0 : 1;
 }
