@@ -276,7 +276,8 @@ std::vector<T> WaveOpInput(size_t size) {
 
 template <int kOp, class T, bool kEveryOther>
 double RunEmulatorWaveOp(std::span<const T> in, std::vector<T>& out,
-                         const std::vector<T>& expected, int wave, int max_threads) {
+                         const std::vector<T>& expected, int wave, int max_threads,
+                         const Config& cfg) {
   out.assign(in.size(), T(0x7f));
   WaveOpKernel<kOp, T, kEveryOther> k;
   k.In = StructuredBuffer<T>(in);
@@ -286,7 +287,10 @@ double RunEmulatorWaveOp(std::span<const T> in, std::vector<T>& out,
   options.wave_size = wave;
   options.max_threads = max_threads;
   const auto start = Clock::now();
-  Dispatch(k, Grid2D(in.size() / kWaveOpGroupSize, kGridX), options);
+  if (cfg.plain_dispatch)
+    Dispatch(k, Grid2D(in.size() / kWaveOpGroupSize, kGridX), options);
+  else
+    DispatchInlined(k, Grid2D(in.size() / kWaveOpGroupSize, kGridX), options);
   const double ms = MsSince(start);
   return std::memcmp(out.data(), expected.data(), in.size() * sizeof(T)) == 0 ? ms : -1;
 }
@@ -304,10 +308,10 @@ void WaveOpRow(const Config& cfg, size_t size, int wave, std::vector<Row>& rows)
   const std::vector<T> expected = ReferenceWaveOp<T>(kOp, in, wave, kEveryOther);
   std::vector<T> out;
   row.all = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 0);
+    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 0, cfg);
   });
   row.one = Measure(cfg.repeats, row.failed, [&] {
-    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 1);
+    return RunEmulatorWaveOp<kOp, T, kEveryOther>(in, out, expected, wave, 1, cfg);
   });
   if (row.failed) row.note += " emulator output WRONG;";
 #if WAVEEMU_HAVE_VULKAN_BACKEND
@@ -627,10 +631,10 @@ bool Scaling(const Config& cfg) {
           ReferenceWaveOp<uint32_t>(kActiveSum, in, wave, false);
       std::vector<uint32_t> out;
       const double sum_all = Measure(cfg.repeats, failed, [&] {
-        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 0);
+        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 0, cfg);
       });
       const double sum_one = Measure(cfg.repeats, failed, [&] {
-        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 1);
+        return RunEmulatorWaveOp<kActiveSum, uint32_t, false>(in, out, expected, wave, 1, cfg);
       });
       const double per = 1e6 / double(size);
       fmt::print("{:<8} {:>4} {:>12.2f} {:>12.2f} {:>12.2f} {:>14.2f} {:>14.2f}{}\n", log2, wave,
@@ -666,7 +670,8 @@ int main(int argc, char** argv) {
   app.add_flag("--scaling", cfg.scaling,
                "print how cost grows with size (2^16..2^26) and wave size, then exit");
   app.add_flag("--plain-dispatch", cfg.plain_dispatch,
-               "run the emulator's free-ID rows through Dispatch instead of DispatchInlined");
+               "run the emulator's free-ID and wave-op rows through Dispatch instead of "
+               "DispatchInlined");
   app.add_option("--groups-in-flight", cfg.groups_in_flight,
                  "DispatchOptions::groups_in_flight of the free-ID rows (1: groups one by one)")
       ->check(CLI::Range(1, kMaxGroupsInFlight));
@@ -702,8 +707,9 @@ int main(int argc, char** argv) {
   fmt::print("waveemu-bench: {} cores; median of {} runs per emulator/native contender, {} per "
              "lavapipe free-ID/wave-spec row, {} per lavapipe wave-op row{}; a free-ID row's "
              "contenders in turns; lavapipe time = dispatch only (submit to fence), not compile, "
-             "upload or readback; emulator free-ID rows through {} with {} groups in flight per "
-             "worker but the calling thread, other rows through Dispatch\n\n",
+             "upload or readback; emulator free-ID and wave-op rows through {}, the free-ID rows "
+             "with {} groups in flight per worker but the calling thread; wave-spec rows through "
+             "Dispatch\n\n",
              UsableCores(), cfg.repeats, cfg.vulkan_repeats,
              cfg.vulkan_op_repeats, cfg.no_vulkan ? " (lavapipe skipped)" : "",
              cfg.plain_dispatch ? "Dispatch" : "DispatchInlined", cfg.groups_in_flight);

@@ -33,7 +33,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Config {
   bool quick = false, no_vulkan = false, scaling = false, statements = false, floor = false;
-  bool plain_dispatch = false;  // free-ID rows through Dispatch instead of DispatchInlined
+  bool plain_dispatch = false;  // free-ID and wave-op rows through Dispatch, not DispatchInlined
   int groups_in_flight = 64;    // DispatchOptions::groups_in_flight of the free-ID rows
   std::string filter;
   int repeats = 5;
