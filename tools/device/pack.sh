@@ -51,7 +51,8 @@ for bin in "$dest"/libexec/*; do
   done
 done
 # The Vulkan loader, even if waveemu were ever to load it at run time only.
-vulkan=$(ldconfig -p | awk '/libvulkan\.so\.1 .*x86-64/ { print $NF; exit }')
+# awk reads to the end: an early exit would kill ldconfig with SIGPIPE, which pipefail reports.
+vulkan=$(ldconfig -p | awk '/libvulkan\.so\.1 .*x86-64/ && !found { print $NF; found = 1 }')
 [ -n "$vulkan" ] || { echo "pack.sh: libvulkan.so.1 not found (libvulkan1)" >&2; exit 2; }
 cp -L "$vulkan" "$dest/lib/libvulkan.so.1"
 # glibc needs its loader too, and the libraries ours may dlopen (libgcc_s for unwinding).
