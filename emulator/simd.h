@@ -19,7 +19,7 @@
 // buffer and a constant index, -O3 warns (-Warray-bounds, -Wstringop-overflow/-overread) about
 // the copy on the path that the check rules out; this keeps such false alarms out of users'
 // -Wall builds.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11  // -Wstringop-overread: GCC 11
 #define WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN                       \
   _Pragma("GCC diagnostic push")                                \
   _Pragma("GCC diagnostic ignored \"-Warray-bounds\"")          \
@@ -75,11 +75,12 @@ HWY_INLINE hn::Mask<D> MaskOfBits(D d, uint64_t bits) {
 }
 
 /// Lanes first, first + 1, first + 2, ... of an integer vector (wrapping), as hn::Iota.
-/// Highway 1.0.3's Iota writes its lanes to the stack one at a time and loads them as a vector,
-/// a load that store forwarding cannot serve: with a run-time `first` every call waits for the
-/// stores to retire. The free-ID kernel's gather and store check their runs of indices with it;
-/// this form took a fifth off its one-thread time on an Intel Xeon (docs/performance_history.md,
-/// session 33). Iota from 0 folds to a constant; the add is one instruction.
+/// Highway 1.0.3's Iota writes its lanes to an array on the stack, in narrower stores, and loads
+/// it as one vector, a load that store forwarding cannot serve: with a run-time `first` every
+/// call waits for the stores to retire. The free-ID kernel's gather and store check their runs
+/// of indices with it; this form took 13-17% off its one-thread time on an Intel Xeon
+/// (docs/performance_history.md, session 33). Iota from 0 folds to a constant; the add is one
+/// instruction.
 template <class D>
 HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
   static_assert(std::is_integral_v<hn::TFromD<D>>, "IotaFrom is for integer lanes");

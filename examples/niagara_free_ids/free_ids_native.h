@@ -23,7 +23,7 @@ enum class CompressForm {
   /// microcoded, this was about 8x faster than kCompressStore (0.3 against 2.3 ns per ID).
   kInRegister,
   /// Highway's CompressStore, VPCOMPRESSD to memory on AVX-512: the loop the issue names. On the
-  /// Intel Xeon of session 33 it was the faster form, by about 7%.
+  /// Intel Xeon of session 33 it was the faster form, by 4-7%.
   kCompressStore,
 };
 

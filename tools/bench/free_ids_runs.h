@@ -112,8 +112,10 @@ struct HighwayBaseline {
   Contender in_register, compress_store;
 
   bool wrong() const { return in_register.wrong || compress_store.wrong; }
-  /// The faster form's runs (by median).
+  /// The faster form's runs (by median); a form whose output was wrong never counts as faster.
   const Contender& Faster() const {
+    if (in_register.wrong) return compress_store;
+    if (compress_store.wrong) return in_register;
     return compress_store.Result() < in_register.Result() ? compress_store : in_register;
   }
   const char* FasterName() const {

@@ -93,7 +93,7 @@ echo "$need" > "$dest/glibc/NEEDED"
 {
   echo "packed $(date -u +%FT%TZ) from $(git -C "$root" rev-parse --short HEAD) on $(uname -n)"
   echo "host glibc $(ldd --version | head -n1 | awk '{print $NF}'), binaries need GLIBC_$need"
-  "$dest/bin/glslangValidator" --version | head -n1
+  "$dest/bin/glslangValidator" --version | sed -n 1p  # reads it all: no SIGPIPE (as above)
 } > "$dest/PACKED"
 size=$(du -sm "$dest" | cut -f1)
 cat "$dest/PACKED"
