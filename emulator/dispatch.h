@@ -381,9 +381,10 @@ DispatchResult Dispatch(const K& kernel, uint3 groups, const DispatchOptions& op
 
 /// Dispatch with the kernel compiled into the group loop as one function (every call inlined):
 /// the same results, groups and diagnostics; the free-ID kernels run 15-25% faster on an AMD
-/// Zen 4 and about 40% faster in cache on an Intel Xeon (docs/performance_history.md). The price is compile time, which grows with everything the
-/// kernel calls: seconds for the free-ID kernels, minutes for kernels that sample textures. Use
-/// it for the hot kernels of a golden-output or benchmark job.
+/// Zen 4 and about 40% faster in cache on an Intel Xeon (docs/performance_history.md). The
+/// price is compile time, which grows with everything the kernel calls: seconds for the free-ID
+/// kernels, minutes for kernels that sample textures. Use it for the hot kernels of a
+/// golden-output or benchmark job.
 template <ComputeKernel K>
 DispatchResult DispatchInlined(const K& kernel, uint3 groups, const DispatchOptions& options = {}) {
   return detail::RunDispatch<true>(kernel, groups, options);
