@@ -465,18 +465,6 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
 
-  /// The N elements from src on, as threads of `mask` read them (the others read 0). A result
-  /// of its own, not Gather's: a zeroing on both of Gather's paths would stay, where here the
-  /// compiler sees it overwritten.
-  static value_type ReadRun(const E* src, const Mask<N>& mask) {
-    value_type all{NoInit{}};
-    detail::CopyBytes<sizeof(E) * N>(all.data(), src);
-    if (mask.IsAll()) return all;
-    value_type r{};
-    r.AssignMasked(all, mask);
-    return r;
-  }
-
   /// Masked scatter (helper lanes write nothing). `v` is a value_type, or for integer elements
   /// the Lanes of the other signedness (see operator=).
   template <class V>
@@ -574,6 +562,19 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   const Uint<N>& index() const { return index_; }
 
  private:
+  /// The N elements from src on, as threads of `mask` read them (the others read 0). src must
+  /// hold N elements: Gather calls it only after IsConsecutiveInBounds. A result of its own, not
+  /// Gather's: a zeroing on both of Gather's paths would stay, where here the compiler sees it
+  /// overwritten.
+  static value_type ReadRun(const E* src, const Mask<N>& mask) {
+    value_type all{NoInit{}};
+    detail::CopyBytes<sizeof(E) * N>(all.data(), src);
+    if (mask.IsAll()) return all;
+    value_type r{};
+    r.AssignMasked(all, mask);
+    return r;
+  }
+
   /// Scatter of a group whose writing threads' indices are consecutive in thread order (thread
   /// order = index order: the k-th writing thread writes element first + k, as in
   /// `list[start + WavePrefixCountBits(pred)] = x` under if_(pred) with one base per group) and in
