@@ -45,6 +45,8 @@ WAVEEMU_EMBEDDED(waveemu_h100_sin);
 namespace waveemu::detail {
 namespace {
 
+float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
+
 /// The embedded zlib data [begin, end), which must inflate to exactly `size` bytes.
 std::vector<uint8_t> Inflate(const unsigned char* begin, const unsigned char* end, size_t size) {
   std::vector<uint8_t> bytes(size);
@@ -82,7 +84,7 @@ class Words {
     for (uint32_t k = 0; k < entries; ++k) {
       const uint8_t* b = &bytes[4 * size_t(k)];
       sum += uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-      words_[k] = std::bit_cast<float>(sum);
+      words_[k] = FromBits(sum);
     }
   }
   float operator[](uint32_t k) const { return words_[k]; }
@@ -145,8 +147,6 @@ const Table& RsqrtTable() {
 constexpr uint32_t kSign = 0x80000000u;
 constexpr uint32_t kInf = 0x7f800000u;
 
-float FromBits(uint32_t b) { return std::bit_cast<float>(b); }
-
 /// The special-function unit's NaN.
 float MufuNan() { return FromBits(0x7fffffffu); }
 
@@ -154,7 +154,7 @@ float MufuNan() { return FromBits(0x7fffffffu); }
 float Ftz(float v) { return FlushDenormal(v, DenormMode::kFlushToZero); }
 
 /// e^x as the H100 computes it: exp2(x * 1.44269502f), the product flushed.
-float H100Exp(float x) { return H100Exp2(Ftz(x * std::bit_cast<float>(0x3fb8aa3bu))); }
+float H100Exp(float x) { return H100Exp2(Ftz(x * FromBits(0x3fb8aa3bu))); }
 
 /// v rounded toward zero to float (v finite).
 float ToFloatTowardZero(double v) {
@@ -251,16 +251,16 @@ float H100Tanh(float x) {
   // driver's): 1 - 2 / (2^(2|x| log2 e) + 1) with the unit's ex2 and rcp from |x| >= 0.6 (1 from
   // 9.01), x's sign copied; below, an odd polynomial in fused steps.
   const float a = std::fabs(x);
-  const float e = H100Exp2(Ftz(a * std::bit_cast<float>(0x4038aa3bu)));  // 2 log2 e
+  const float e = H100Exp2(Ftz(a * FromBits(0x4038aa3bu)));  // 2 log2 e
   const float t = Ftz(std::fma(H100Rcp(Ftz(e + 1.0f)), -2.0f, 1.0f));
-  const float large = std::copysign(a >= std::bit_cast<float>(0x41102cb4u) ? 1.0f : t, x);
+  const float large = std::copysign(a >= FromBits(0x41102cb4u) ? 1.0f : t, x);
   const float x2 = Ftz(x * x);
-  float p = Ftz(std::fma(std::bit_cast<float>(0x3c80f082u), x2, std::bit_cast<float>(0xbd563caeu)));
-  p = Ftz(std::fma(p, x2, std::bit_cast<float>(0x3e085941u)));
-  p = Ftz(std::fma(p, x2, std::bit_cast<float>(0xbeaaa9edu)));
+  float p = Ftz(std::fma(FromBits(0x3c80f082u), x2, FromBits(0xbd563caeu)));
+  p = Ftz(std::fma(p, x2, FromBits(0x3e085941u)));
+  p = Ftz(std::fma(p, x2, FromBits(0xbeaaa9edu)));
   p = Ftz(std::fma(p, x2, 0.0f));
   const float small = Ftz(std::fma(p, x, x));
-  return a >= std::bit_cast<float>(0x3f19999au) ? large : small;  // 0.6; a NaN takes small
+  return a >= FromBits(0x3f19999au) ? large : small;  // 0.6; a NaN takes small
 }
 
 namespace {

@@ -343,9 +343,9 @@ SL = [0x3f800000, 0x3f000000, 0x3e800000, 0x40000000, 0x40800000, 0x3f800001, 0x
       0xff800000]
 SL += [bits(r.uniform(0.5, 2)) for _ in range(22)]
 SL += [(r.randrange(1, 255) << 23) | r.getrandbits(23) for _ in range(20)]
-# S (sin, cos, tan, tanh): +-0, 1e-7 (0 on the H100), -3.11e-7 and 8.02e-7 (1.7 and 4.3 steps of its
-# grid of 2^-25 turns), pi/2, +-pi, 2pi, +-100, 1e5, +-1e10, 2^24, 2^31, 2^63, a denormal, +-inf, NaN,
-# then 24 values in [-10, 10] and 20 in [-1000, 1000].
+# S (sin, cos, tan, tanh): +-0, 1e-7 (0 on the H100), -3.11e-7 and 8.02e-7 (1.66 and 4.28
+# steps of its grid of 2^-25 turns), pi/2, +-pi, 2pi, +-100, 1e5, +-1e10, 2^24, 2^31, 2^63, a
+# denormal, +-inf, NaN, then 24 values in [-10, 10] and 20 in [-1000, 1000].
 SS = [0x00000000, 0x80000000, 0x33d6bf95, 0xb4a733d7, 0x35573961, 0x3fc90fdb, 0x40490fdb,
       0xc0490fdb, 0x40c90fdb, 0x42c80000, 0xc2c80000, 0x47c35000, 0x501502f9, 0xd01502f9,
       0x4b800000, 0x4f000000, 0x5f000000, 0x00012345, 0x7f800000, 0xff800000]

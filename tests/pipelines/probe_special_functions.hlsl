@@ -1,7 +1,8 @@
 // probe_special_functions.hlsl -- device-profile probe (DESIGN §3): the fp32 functions the H100
 // computes with its special-function unit (exp2, log2, sin, cos: MUFU.EX2, LG2, SIN, COS, run 18)
-// and those its compiler builds on them (tanh: run 19). In: regions 0 E (exp2's edges and rules), 1 L (log2's),
-// 2 S (sin's), 3 Y (exponents) (probe_special_functions.yaml); Out[slot * 64 + tid], raw bits.
+// and those its compiler builds on them (tanh: run 19). In: regions 0 E (exp2's edges and
+// rules), 1 L (log2's), 2 S (sin's), 3 Y (exponents) (probe_special_functions.yaml);
+// Out[slot * 64 + tid], raw bits.
 // Port: tests/pipelines/ports/probes.cpp.
 StructuredBuffer<uint>   In  : register(t0);
 RWStructuredBuffer<uint> Out : register(u1);
