@@ -101,14 +101,9 @@ double RunNativeFreeIDs(std::span<const int32_t> table, size_t expected_count,
 struct HighwayBaseline {
   HighwayBaseline(int repeats, std::span<const int32_t> table, size_t expected_count,
                   FreeIDsBuffers& buf)
-      : in_register{repeats, [=, &buf] {
-                      return RunNativeFreeIDs<examples::CompressForm::kInRegister>(
-                          table, expected_count, buf);
-                    }},
-        compress_store{repeats, [=, &buf] {
-                         return RunNativeFreeIDs<examples::CompressForm::kCompressStore>(
-                             table, expected_count, buf);
-                       }} {}
+      : in_register{Form<examples::CompressForm::kInRegister>(repeats, table, expected_count, buf)},
+        compress_store{Form<examples::CompressForm::kCompressStore>(repeats, table,
+                                                                     expected_count, buf)} {}
   Contender in_register, compress_store;
 
   bool wrong() const { return in_register.wrong || compress_store.wrong; }
@@ -123,6 +118,13 @@ struct HighwayBaseline {
   }
   /// The faster form's median ms; NaN if either form's output was wrong.
   double Result() const { return wrong() ? NAN : Faster().Result(); }
+
+ private:
+  template <examples::CompressForm kForm>
+  static Contender Form(int repeats, std::span<const int32_t> table, size_t expected_count,
+                        FreeIDsBuffers& buf) {
+    return {repeats, [=, &buf] { return RunNativeFreeIDs<kForm>(table, expected_count, buf); }};
+  }
 };
 
 /// The free-ID kernels' shared-counter pattern written natively, without the emulator: per
