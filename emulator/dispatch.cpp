@@ -1,7 +1,8 @@
-// dispatch.cpp -- the only file that knows oneTBB and Boost.Context.
+// dispatch.cpp -- the only file that knows oneTBB; with groups_in_flight.h, the only one that
+// knows Boost.Context.
 #include "emulator/dispatch.h"
 
-#include "emulator/resource_atomic.h"
+#include "emulator/groups_in_flight.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
@@ -11,22 +12,10 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <utility>
 #include <vector>
-
-// AddressSanitizer keeps state per stack and must be told when the stack changes, which
-// Boost.Context's fcontext does not do (see BeforeSwitch below).
-#if defined(__SANITIZE_ADDRESS__)
-#define WAVEEMU_ASAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WAVEEMU_ASAN_FIBERS 1
-#endif
-#endif
-#if WAVEEMU_ASAN_FIBERS
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 namespace waveemu {
 
@@ -93,12 +82,6 @@ StackCache& ThisThreadsStacks() {
   return cache;
 }
 
-/// Where a stack lies, for AddressSanitizer.
-struct StackBounds {
-  const void* bottom = nullptr;
-  size_t size = 0;
-};
-
 /// Boost.Context's StackAllocator, served from this thread's cache (fibers are created, run and
 /// destroyed on the thread that made them); it notes where the stack it hands out lies.
 struct CachedStack {
@@ -112,136 +95,71 @@ struct CachedStack {
   void deallocate(ctx::stack_context& s) noexcept { cache->Give(s); }
 };
 
-// For AddressSanitizer: before a switch, where to (save = nullptr when the stack being left
-// ends); after it, where from. No-ops in other builds.
-void BeforeSwitch([[maybe_unused]] void** save, [[maybe_unused]] const StackBounds& to) {
-#if WAVEEMU_ASAN_FIBERS
-  __sanitizer_start_switch_fiber(save, to.bottom, to.size);
-#endif
-}
-void AfterSwitch([[maybe_unused]] void* save, [[maybe_unused]] StackBounds* from) {
-#if WAVEEMU_ASAN_FIBERS
-  __sanitizer_finish_switch_fiber(save, from ? &from->bottom : nullptr,
-                                  from ? &from->size : nullptr);
-#endif
-}
-
 }  // namespace
 
-/// One worker's groups in flight: up to `in_flight` fibers take the chunk's groups in order;
-/// a fiber that reaches a device InterlockedAdd parks; when every fiber has parked or ended,
-/// the parked additions to each element go out as one fetch_add, in fiber order, and the
-/// fibers resume. Nothing else is deferred, and each group's statements run in program order.
-class GroupsInFlight {
- public:
-  GroupsInFlight(uint64_t begin, uint64_t end) : next_(begin), end_(end) {}
-
-  /// The next group, in order; none once a group has thrown (the groups already started run
-  /// to their end, as other workers' do, and the exception then reaches Dispatch's caller).
-  bool Next(uint64_t& group) {
-    if (next_ == end_ || error_) return false;
-    group = next_++;
-    return true;
+int GroupsInFlight::Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body) {
+  const uint64_t fibers = std::min<uint64_t>(uint64_t(in_flight), end_ - next_);
+  slots_.resize(size_t(fibers));
+  for (Slot& slot : slots_) {
+    slot.fiber = ctx::fiber(std::allocator_arg, CachedStack{&ThisThreadsStacks(), &slot.stack},
+                            [this, &slot, &fiber_body](ctx::fiber&& scheduler) {
+                              AfterSwitch(nullptr, &scheduler_stack_);
+                              slot.scheduler = std::move(scheduler);
+                              try {
+                                fiber_body(*this);
+                              } catch (const ctx::detail::forced_unwind&) {
+                                throw;  // Boost unwinding a fiber: not the kernel's error
+                              } catch (...) {
+                                if (!error_) error_ = std::current_exception();
+                              }
+                              BeforeSwitch(nullptr, scheduler_stack_);  // this stack ends
+                              return std::move(slot.scheduler);
+                            });
   }
-
-  /// Returns how many fibers ran.
-  int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body) {
-    const uint64_t fibers = std::min<uint64_t>(uint64_t(in_flight), end_ - next_);
-    slots_.resize(size_t(fibers));
+  for (bool live = true; live;) {
+    live = false;
     for (Slot& slot : slots_) {
-      slot.fiber = ctx::fiber(std::allocator_arg, CachedStack{&ThisThreadsStacks(), &slot.stack},
-                              [this, &slot, &fiber_body](ctx::fiber&& scheduler) {
-                                AfterSwitch(nullptr, &scheduler_stack_);
-                                slot.scheduler = std::move(scheduler);
-                                try {
-                                  fiber_body(*this);
-                                } catch (const ctx::detail::forced_unwind&) {
-                                  throw;  // Boost unwinding a fiber: not the kernel's error
-                                } catch (...) {
-                                  if (!error_) error_ = std::current_exception();
-                                }
-                                BeforeSwitch(nullptr, scheduler_stack_);  // this stack ends
-                                return std::move(slot.scheduler);
-                              });
+      if (!slot.fiber) continue;
+      running_ = &slot;
+      void* save = nullptr;
+      BeforeSwitch(&save, slot.stack);
+      slot.fiber = std::move(slot.fiber).resume();  // runs until it parks or ends
+      AfterSwitch(save, nullptr);
+      live = live || bool(slot.fiber);
     }
-    for (bool live = true; live;) {
-      live = false;
-      for (Slot& slot : slots_) {
-        if (!slot.fiber) continue;
-        running_ = &slot;
-        void* save = nullptr;
-        BeforeSwitch(&save, slot.stack);
-        slot.fiber = std::move(slot.fiber).resume();  // runs until it parks or ends
-        AfterSwitch(save, nullptr);
-        live = live || bool(slot.fiber);
-      }
-      Settle();
-    }
-    if (error_) std::rethrow_exception(error_);
-    return int(fibers);
+    Settle();
   }
+  if (error_) std::rethrow_exception(error_);
+  return int(fibers);
+}
 
-  /// Called on the running fiber by DeferredFetchAdd.
-  uint64_t Park(void* p, uint64_t value, int bytes) {
-    Slot& slot = *running_;
-    slot.request = Request{p, value, bytes, 0};
-    slot.parked = true;
-    void* save = nullptr;
-    BeforeSwitch(&save, scheduler_stack_);
-    slot.scheduler = std::move(slot.scheduler).resume();
-    AfterSwitch(save, &scheduler_stack_);
-    return slot.request.original;
-  }
-
- private:
-  struct Request {
-    void* p;
-    uint64_t value;
-    int bytes;
-    uint64_t original;
-  };
-  struct Slot {
-    ctx::fiber fiber;      // the group fiber, while the scheduler runs
-    ctx::fiber scheduler;  // the scheduler, while the group fiber runs
-    StackBounds stack;     // the group fiber's
-    Request request{};
-    bool parked = false;
-  };
-
-  /// The parked additions, element by element in fiber order: one fetch_add of each element's
-  /// total, and each fiber's original the value before it plus the lower fibers' values.
-  void Settle() {
-    for (size_t i = 0; i < slots_.size(); ++i) {
-      if (!slots_[i].parked) continue;
-      const void* p = slots_[i].request.p;
-      const int bytes = slots_[i].request.bytes;
-      const auto same = [&](const Slot& s) {
-        return s.parked && s.request.p == p && s.request.bytes == bytes;
-      };
-      uint64_t total = 0;
-      for (size_t j = i; j < slots_.size(); ++j)
-        if (same(slots_[j])) total += slots_[j].request.value;
-      void* target = slots_[i].request.p;
-      uint64_t running = bytes == 4 ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(target))
-                                          .fetch_add(uint32_t(total))
-                                    : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(target))
-                                          .fetch_add(total);
-      for (size_t j = i; j < slots_.size(); ++j) {
-        Slot& s = slots_[j];
-        if (!same(s)) continue;
-        s.request.original = running;
-        running += s.request.value;  // the caller truncates to its width
-        s.parked = false;
-      }
+/// The parked additions, element by element in fiber order: one fetch_add of each element's
+/// total, and each fiber's original the value before it plus the lower fibers' values.
+void GroupsInFlight::Settle() {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (!slots_[i].parked) continue;
+    const void* p = slots_[i].request.p;
+    const int bytes = slots_[i].request.bytes;
+    const auto same = [&](const Slot& s) {
+      return s.parked && s.request.p == p && s.request.bytes == bytes;
+    };
+    uint64_t total = 0;
+    for (size_t j = i; j < slots_.size(); ++j)
+      if (same(slots_[j])) total += slots_[j].request.value;
+    void* target = slots_[i].request.p;
+    uint64_t running = bytes == 4 ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(target))
+                                        .fetch_add(uint32_t(total))
+                                  : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(target))
+                                        .fetch_add(total);
+    for (size_t j = i; j < slots_.size(); ++j) {
+      Slot& s = slots_[j];
+      if (!same(s)) continue;
+      s.request.original = running;
+      running += s.request.value;  // the caller truncates to its width
+      s.parked = false;
     }
   }
-
-  uint64_t next_, end_;
-  std::vector<Slot> slots_;
-  Slot* running_ = nullptr;
-  StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
-  std::exception_ptr error_;
-};
+}
 
 int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
                       const std::function<void(GroupsInFlight&)>& fiber_body) {
@@ -250,12 +168,6 @@ int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
 }
 
 bool NextGroup(GroupsInFlight& groups, uint64_t& group) { return groups.Next(group); }
-
-uint64_t DeferredFetchAdd(GroupBase& group, void* p, uint64_t value, int bytes) {
-  const uint64_t original = group.in_flight->Park(p, value, bytes);
-  group.MakeCurrent();  // the fibers that ran meanwhile installed their own groups
-  return original;
-}
 
 }  // namespace detail
 }  // namespace waveemu

@@ -4,8 +4,8 @@
 // oneTBB (dispatch.cpp is the only file that includes it), or run in order on the calling thread
 // in deterministic mode, which makes the order of atomics, and so the output, repeatable.
 // On request (DispatchOptions::groups_in_flight), each worker but the calling thread keeps
-// several groups in flight, each on its own fiber (Boost.Context, also only in dispatch.cpp), so
-// that their additions to a shared counter reach memory together.
+// several groups in flight, each on its own fiber (Boost.Context: dispatch.cpp, and the park in
+// groups_in_flight.h), so that their additions to a shared counter reach memory together.
 #pragma once
 
 #include "emulator/config.h"

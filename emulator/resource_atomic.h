@@ -7,6 +7,7 @@
 #pragma once
 
 #include "emulator/exec.h"
+#include "emulator/groups_in_flight.h"
 #include "emulator/lanes.h"
 #include "emulator/poison.h"
 #include "emulator/resource_ref.h"
@@ -80,11 +81,6 @@ T AtomicApply(AtomicOp op, T* p, bool device, T value, T compare) {
   }
   return old;
 }
-
-/// Parks the calling group until the other groups its worker keeps in flight have reached an
-/// atomic or ended, then adds `value` (a `bytes`-wide integer) to *p as part of one fetch_add
-/// for all of them; returns the value before this group's addition (dispatch.cpp).
-uint64_t DeferredFetchAdd(GroupBase& group, void* p, uint64_t value, int bytes);
 
 /// fetch_add on device memory by group g (the running one, nullptr outside a dispatch): at
 /// once, or deferred when g runs in flight. Deferring makes the worker's additions to one

@@ -423,7 +423,9 @@ struct ClaimRun {
 
 constexpr uint3 kClaimGrid{1000, 3, 1};  // 3000 groups
 
-ClaimRun RunClaims(const DispatchOptions& options) {
+/// `inlined`: through DispatchInlined, where a parked group resumes inside the kernel compiled
+/// into the group loop (groups_in_flight.h), rather than through Dispatch.
+ClaimRun RunClaims(const DispatchOptions& options, bool inlined = false) {
   constexpr uint32_t kGroups = kClaimGrid.x * kClaimGrid.y;
   ClaimRun run;
   run.counter32.assign(3, 0);
@@ -438,7 +440,8 @@ ClaimRun RunClaims(const DispatchOptions& options) {
                       RWBuffer<uint64_t>{std::span<uint64_t>(run.ticket_original)}};
   test::ArmFiberHold(options.groups_in_flight > 1 && !options.deterministic &&
                      WorkerThreads(options.max_threads) > 1);
-  run.result = Dispatch(k, kClaimGrid, options);
+  run.result =
+      inlined ? DispatchInlined(k, kClaimGrid, options) : Dispatch(k, kClaimGrid, options);
   return run;
 }
 
@@ -521,17 +524,20 @@ TEST_CASE("groups in flight: parked InterlockedAdds on 32- and 64-bit counters g
   // Several workers are needed for groups in flight; CI's machine has two cores.
   const bool several_workers = WorkerThreads(0) > 1;
   if (!several_workers) MESSAGE("one core: groups run one by one, groups in flight untested");
-  for (int in_flight : {1, 2, 3, 64, 128}) {
-    for (int max_threads : {0, 2}) {
-      DispatchOptions options;
-      options.groups_in_flight = in_flight;
-      options.max_threads = max_threads;
-      // The calling thread runs its groups one by one, the other workers keep theirs in flight
-      // (ClaimKernel holds the calling thread until one does: tests/support/fiber_hold.h).
-      const ClaimRun run = RunClaims(options);
-      CheckClaims(run, "groups_in_flight " + std::to_string(in_flight) + ", max_threads " +
-                           std::to_string(max_threads));
-      CHECK(run.result.groups_in_flight == (several_workers ? in_flight : 1));
+  for (bool inlined : {false, true}) {
+    for (int in_flight : {1, 2, 3, 64, 128}) {
+      for (int max_threads : {0, 2}) {
+        DispatchOptions options;
+        options.groups_in_flight = in_flight;
+        options.max_threads = max_threads;
+        // The calling thread runs its groups one by one, the other workers keep theirs in
+        // flight (ClaimKernel holds the calling thread until one does: fiber_hold.h).
+        const ClaimRun run = RunClaims(options, inlined);
+        CheckClaims(run, std::string(inlined ? "DispatchInlined" : "Dispatch") +
+                             ", groups_in_flight " + std::to_string(in_flight) +
+                             ", max_threads " + std::to_string(max_threads));
+        CHECK(run.result.groups_in_flight == (several_workers ? in_flight : 1));
+      }
     }
   }
   // The default runs groups one by one; deterministic mode and one worker ignore the option,
@@ -588,7 +594,9 @@ struct ThrowAfterAtomicKernel {
 TEST_CASE("with groups in flight, an exception reaches the caller once the started groups have "
           "ended, and the thread runs the next dispatch normally") {
   const bool several_workers = WorkerThreads(0) > 1;
-  for (int in_flight : {2, 64}) {
+  for (const auto& [inlined, in_flight] : {std::pair{false, 2}, std::pair{false, 64},
+                                          std::pair{true, 2}, std::pair{true, 64}}) {
+    INFO((inlined ? "DispatchInlined" : "Dispatch"), ", groups_in_flight ", in_flight);
     // The throwing group falls to the calling thread, which runs its groups one by one, or to
     // another worker's fibers (the kernel holds the calling thread until a fiber runs): move it
     // until it has thrown on each (with one core no fiber runs).
@@ -605,8 +613,11 @@ TEST_CASE("with groups in flight, an exception reaches the caller once the start
       options.groups_in_flight = in_flight;
       test::ArmFiberHold(several_workers);
       const std::string message = fmt::format("boom in group {}", throwing);
-      CHECK_THROWS_WITH_AS(Dispatch(k, uint3{4000, 1, 1}, options), message.c_str(),
-                           std::runtime_error);
+      const auto run = [&] {
+        return inlined ? DispatchInlined(k, uint3{4000, 1, 1}, options)
+                       : Dispatch(k, uint3{4000, 1, 1}, options);
+      };
+      CHECK_THROWS_WITH_AS(run(), message.c_str(), std::runtime_error);
       // No group is left half done: every group that took its tickets (one per thread) but
       // the throwing one finished (the started ones run to their end; the others took none).
       const auto finished = std::count(done.begin(), done.end(), 32u);

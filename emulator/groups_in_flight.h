@@ -1,0 +1,121 @@
+// groups_in_flight.h -- one worker's groups in flight (DispatchOptions::groups_in_flight): each
+// group on a fiber of its own (Boost.Context), parked at a device InterlockedAdd until the
+// worker's other groups have reached one too.
+//
+// The park is inline so that, with the kernel compiled into the group loop (DispatchInlined), a
+// resumed fiber continues in the kernel's own code. Parked in an out-of-line function, it came
+// back through two returns whose addresses the processor's return predictor, filled by the
+// scheduler and the previous fiber, got wrong: 19 ns more per group on this project's Xeon
+// (docs/performance_history.md, session 35). Run and Settle, off the per-group path, are in
+// dispatch.cpp.
+#pragma once
+
+#include "emulator/exec.h"
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <vector>
+
+// AddressSanitizer keeps state per stack and must be told when the stack changes, which
+// Boost.Context's fcontext does not do (see BeforeSwitch below).
+#if defined(__SANITIZE_ADDRESS__)
+#define WAVEEMU_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WAVEEMU_ASAN_FIBERS 1
+#endif
+#endif
+#if WAVEEMU_ASAN_FIBERS
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace waveemu::detail {
+
+/// Where a stack lies, for AddressSanitizer.
+struct StackBounds {
+  const void* bottom = nullptr;
+  size_t size = 0;
+};
+
+// For AddressSanitizer: before a switch, where to (save = nullptr when the stack being left
+// ends); after it, where from. No-ops in other builds.
+inline void BeforeSwitch([[maybe_unused]] void** save, [[maybe_unused]] const StackBounds& to) {
+#if WAVEEMU_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(save, to.bottom, to.size);
+#endif
+}
+inline void AfterSwitch([[maybe_unused]] void* save, [[maybe_unused]] StackBounds* from) {
+#if WAVEEMU_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(save, from ? &from->bottom : nullptr,
+                                  from ? &from->size : nullptr);
+#endif
+}
+
+/// One worker's groups in flight: up to `in_flight` fibers take the chunk's groups in order;
+/// a fiber that reaches a device InterlockedAdd parks; when every fiber has parked or ended,
+/// the parked additions to each element go out as one fetch_add, in fiber order, and the
+/// fibers resume. Nothing else is deferred, and each group's statements run in program order.
+class GroupsInFlight {
+ public:
+  GroupsInFlight(uint64_t begin, uint64_t end) : next_(begin), end_(end) {}
+
+  /// The next group, in order; none once a group has thrown (the groups already started run
+  /// to their end, as other workers' do, and the exception then reaches Dispatch's caller).
+  bool Next(uint64_t& group) {
+    if (next_ == end_ || error_) return false;
+    group = next_++;
+    return true;
+  }
+
+  /// Runs the fibers until every one has ended; returns how many ran (dispatch.cpp).
+  int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body);
+
+  /// Called on the running fiber: waits for the batch, returns the value before its addition.
+  uint64_t Park(void* p, uint64_t value, int bytes) {
+    Slot& slot = *running_;
+    slot.request = Request{p, value, bytes, 0};
+    slot.parked = true;
+    void* save = nullptr;
+    BeforeSwitch(&save, scheduler_stack_);
+    slot.scheduler = std::move(slot.scheduler).resume();
+    AfterSwitch(save, &scheduler_stack_);
+    return slot.request.original;
+  }
+
+ private:
+  struct Request {
+    void* p;
+    uint64_t value;
+    int bytes;
+    uint64_t original;
+  };
+  struct Slot {
+    boost::context::fiber fiber;      // the group fiber, while the scheduler runs
+    boost::context::fiber scheduler;  // the scheduler, while the group fiber runs
+    StackBounds stack;                // the group fiber's
+    Request request{};
+    bool parked = false;
+  };
+
+  void Settle();
+
+  uint64_t next_, end_;
+  std::vector<Slot> slots_;
+  Slot* running_ = nullptr;
+  StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
+  std::exception_ptr error_;
+};
+
+/// Parks the calling group until the other groups its worker keeps in flight have reached an
+/// atomic or ended, then adds `value` (a `bytes`-wide integer) to *p as part of one fetch_add
+/// for all of them; returns the value before this group's addition.
+inline uint64_t DeferredFetchAdd(GroupBase& group, void* p, uint64_t value, int bytes) {
+  const uint64_t original = group.in_flight->Park(p, value, bytes);
+  group.MakeCurrent();  // the fibers that ran meanwhile installed their own groups
+  return original;
+}
+
+}  // namespace waveemu::detail
