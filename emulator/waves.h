@@ -159,6 +159,18 @@ HWY_INLINE Mask<N> FirstOfWaves(const Mask<N>& m, int W) {
 /// p[0 .. count) = v, with a fixed-length fill for the whole-wave counts (vector stores).
 template <class T>
 HWY_INLINE void FillWave(T* p, int count, T v) {
+  if constexpr (kIsSimdType<T>) {
+    // Whole vectors where the wave fills them: the next statement loads the result a whole
+    // vector at a time, and a load that spans two narrower stores (GCC fills with 256-bit
+    // ones) waits for them to reach the cache instead of taking their data.
+    const hn::ScalableTag<T> d;
+    const int L = int(hn::Lanes(d));
+    if (count % L == 0) {
+      const auto splat = hn::Set(d, v);
+      for (int i = 0; i < count; i += L) hn::StoreU(splat, d, p + i);
+      return;
+    }
+  }
   switch (count) {
     case 4: std::fill_n(p, 4, v); return;
     case 8: std::fill_n(p, 8, v); return;
