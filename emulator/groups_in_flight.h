@@ -5,8 +5,8 @@
 // The park is inline so that, with the kernel compiled into the group loop (DispatchInlined), a
 // resumed fiber continues in the kernel's own code. Parked in an out-of-line function, it came
 // back through two returns whose addresses the processor's return predictor, filled by the
-// scheduler and the previous fiber, got wrong: 19 ns more per group on this project's Xeon
-// (docs/performance_history.md, session 35). Run and Settle, off the per-group path, are in
+// scheduler and the previous fiber, got wrong: about 19 ns more per park on this project's Xeon
+// (docs/perf_runs/2026-11-24-session35/park_cost.cpp). Run and Settle, off the per-group path, are in
 // dispatch.cpp.
 #pragma once
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "emulator/exec.h"
+#include "emulator/lanes.h"  // kIsSimdType, for FillWave
 #include "emulator/mask.h"
 #include "emulator/simd.h"
 
