@@ -1,5 +1,5 @@
-// dispatch.cpp -- the only file that knows oneTBB; with groups_in_flight.h, the only one that
-// knows Boost.Context.
+// dispatch.cpp -- the only file that knows oneTBB. Boost.Context's fibers are made and run here
+// and parked by the inline code of groups_in_flight.h.
 #include "emulator/dispatch.h"
 
 #include "emulator/groups_in_flight.h"
@@ -16,6 +16,19 @@
 #include <exception>
 #include <utility>
 #include <vector>
+
+// AddressSanitizer keeps state per stack and must be told when Boost.Context's fcontext changes
+// it (see BeforeSwitch in groups_in_flight.h).
+#if defined(__SANITIZE_ADDRESS__)
+#define WAVEEMU_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WAVEEMU_ASAN_FIBERS 1
+#endif
+#endif
+#if defined(WAVEEMU_ASAN_FIBERS)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace waveemu {
 
@@ -49,6 +62,22 @@ int WorkerThreads(int max_threads) {
 
 namespace detail {
 namespace ctx = boost::context;
+
+// External linkage from the declaration in groups_in_flight.h.
+#if defined(WAVEEMU_ASAN_FIBERS)
+const bool kFiberSwitchHooks = true;
+void FiberSwitchStart(void** save, const StackBounds& to) {
+  __sanitizer_start_switch_fiber(save, to.bottom, to.size);
+}
+void FiberSwitchFinish(void* save, StackBounds* from) {
+  __sanitizer_finish_switch_fiber(save, from ? &from->bottom : nullptr,
+                                  from ? &from->size : nullptr);
+}
+#else
+const bool kFiberSwitchHooks = false;
+void FiberSwitchStart(void**, const StackBounds&) {}
+void FiberSwitchFinish(void*, StackBounds*) {}
+#endif
 
 namespace {
 

@@ -95,7 +95,7 @@ struct DispatchShared {
 };
 
 namespace detail {
-class GroupsInFlight;  // dispatch.cpp: one worker's groups, each on its own fiber
+class GroupsInFlight;  // groups_in_flight.h: one worker's groups, each on its own fiber
 }  // namespace detail
 
 enum class FrameKind : uint8_t { kFunction, kLoop, kSwitch };

@@ -6,31 +6,22 @@
 // resumed fiber continues in the kernel's own code. Parked in an out-of-line function, it came
 // back through two returns whose addresses the processor's return predictor, filled by the
 // scheduler and the previous fiber, got wrong: about 19 ns more per park on this project's Xeon
-// (docs/perf_runs/2026-11-24-session35/park_cost.cpp). Run and Settle, off the per-group path, are in
-// dispatch.cpp.
+// (docs/perf_runs/2026-11-24-session35/park_cost.cpp). Run and Settle, off the per-group path,
+// are in dispatch.cpp. Kernels compile this header's Boost.Context types into their own code, so
+// they must see the same Boost.Context configuration as the library (Debian's: fcontext, no
+// BOOST_USE_UCONTEXT or BOOST_USE_SEGMENTED_STACKS).
 #pragma once
 
 #include "emulator/exec.h"
 
 #include <boost/context/fiber.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <utility>
 #include <vector>
-
-// AddressSanitizer keeps state per stack and must be told when the stack changes, which
-// Boost.Context's fcontext does not do (see BeforeSwitch below).
-#if defined(__SANITIZE_ADDRESS__)
-#define WAVEEMU_ASAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WAVEEMU_ASAN_FIBERS 1
-#endif
-#endif
-#if WAVEEMU_ASAN_FIBERS
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 namespace waveemu::detail {
 
@@ -40,18 +31,19 @@ struct StackBounds {
   size_t size = 0;
 };
 
-// For AddressSanitizer: before a switch, where to (save = nullptr when the stack being left
-// ends); after it, where from. No-ops in other builds.
-inline void BeforeSwitch([[maybe_unused]] void** save, [[maybe_unused]] const StackBounds& to) {
-#if WAVEEMU_ASAN_FIBERS
-  __sanitizer_start_switch_fiber(save, to.bottom, to.size);
-#endif
+// For AddressSanitizer, which keeps state per stack and must be told when Boost.Context's
+// fcontext changes it: before a switch, where to (save = nullptr when the stack being left ends);
+// after it, where from. Whether to tell it is the library's decision (dispatch.cpp, compiled with
+// or without ASan), not each kernel's, so a kernel built with other flags stays consistent with
+// the library's scheduler; in other builds this is one predictable branch per switch.
+extern const bool kFiberSwitchHooks;
+void FiberSwitchStart(void** save, const StackBounds& to);
+void FiberSwitchFinish(void* save, StackBounds* from);
+inline void BeforeSwitch(void** save, const StackBounds& to) {
+  if (kFiberSwitchHooks) [[unlikely]] FiberSwitchStart(save, to);
 }
-inline void AfterSwitch([[maybe_unused]] void* save, [[maybe_unused]] StackBounds* from) {
-#if WAVEEMU_ASAN_FIBERS
-  __sanitizer_finish_switch_fiber(save, from ? &from->bottom : nullptr,
-                                  from ? &from->size : nullptr);
-#endif
+inline void AfterSwitch(void* save, StackBounds* from) {
+  if (kFiberSwitchHooks) [[unlikely]] FiberSwitchFinish(save, from);
 }
 
 /// One worker's groups in flight: up to `in_flight` fibers take the chunk's groups in order;

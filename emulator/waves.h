@@ -157,7 +157,8 @@ HWY_INLINE Mask<N> FirstOfWaves(const Mask<N>& m, int W) {
   return r;
 }
 
-/// p[0 .. count) = v, with a fixed-length fill for the whole-wave counts (vector stores).
+/// p[0 .. count) = v, and nothing else written: whole vectors when count is a multiple of the
+/// vector length, else a fixed-length fill for the whole-wave counts.
 template <class T>
 HWY_INLINE void FillWave(T* p, int count, T v) {
   if constexpr (kIsSimdType<T>) {

@@ -1,6 +1,7 @@
 // test_wave_masks.cpp -- the word-at-a-time (SWAR) wave mask operations of waves.h and the
 // word-wise Mask operations give what a plain loop over threads gives: every wave size, group
-// sizes that fill, straddle and underfill 64-bit words and waves, every mask pattern.
+// sizes that fill, straddle and underfill 64-bit words and waves, every mask pattern; and
+// FillWave writes exactly its range.
 #include "emulator/mask.h"
 #include "emulator/waves.h"
 #include "tests/support/mask_patterns.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -174,4 +176,44 @@ TEST_CASE("Masks differing in one thread compare unequal, in any word") {
     m.Set(t, true);
     CHECK(m == all);
   }
+}
+
+namespace {
+
+template <class T>
+bool BitsEqual(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// FillWave(p + offset, count, v) against the plain definition: the range holds v, every other
+/// element keeps its sentinel.
+template <class T>
+void CheckFillWave(T v, T sentinel) {
+  for (int offset : {0, 1, 4, 16}) {
+    for (int count : {1, 3, 4, 5, 8, 12, 16, 24, 32, 40, 64, 100, 128}) {
+      std::vector<T> buf(200, sentinel);
+      FillWave(buf.data() + offset, count, v);
+      bool exact = true;
+      for (int i = 0; i < int(buf.size()); ++i) {
+        const bool inside = i >= offset && i < offset + count;
+        exact &= BitsEqual(buf[size_t(i)], inside ? v : sentinel);
+      }
+      INFO("offset ", offset, ", count ", count);
+      CHECK(exact);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("FillWave writes its value over exactly [p, p + count), for every lane type") {
+  CheckFillWave<uint32_t>(0xA5A5A5A5u, 7u);
+  CheckFillWave<int32_t>(-5, 9);
+  CheckFillWave<float>(-1.5f, 2.0f);
+  CheckFillWave<uint64_t>(0x0123456789ABCDEFull, 3u);
+  CheckFillWave<int64_t>(-7, 11);
+  CheckFillWave<double>(0.25, -8.0);
+  CheckFillWave<uint16_t>(0xBEEF, 1);
+  CheckFillWave<int16_t>(-300, 2);
+  CheckFillWave<half>(half(1.5f), half(-2.0f));
 }
