@@ -190,13 +190,5 @@ void GroupsInFlight::Settle() {
   }
 }
 
-int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
-                      const std::function<void(GroupsInFlight&)>& fiber_body) {
-  GroupsInFlight groups(begin, end);
-  return groups.Run(in_flight, fiber_body);
-}
-
-bool NextGroup(GroupsInFlight& groups, uint64_t& group) { return groups.Next(group); }
-
 }  // namespace detail
 }  // namespace waveemu

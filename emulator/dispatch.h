@@ -11,6 +11,7 @@
 #include "emulator/config.h"
 #include "emulator/error.h"
 #include "emulator/exec.h"
+#include "emulator/groups_in_flight.h"
 #include "emulator/groupshared.h"
 #include "emulator/profile.h"
 #include "emulator/system_values.h"
@@ -76,18 +77,6 @@ inline constexpr int kMaxGroupsInFlight = 128;
 
 /// How many worker threads a dispatch with this max_threads gets.
 int WorkerThreads(int max_threads);
-
-namespace detail {
-class GroupsInFlight;
-/// Runs groups [begin, end) on up to `in_flight` fibers of this thread; each fiber calls
-/// fiber_body, which takes groups with NextGroup until it returns false (dispatch.cpp).
-/// Returns how many fibers ran. After a group throws, no group starts, the started ones run to
-/// their end, and then the exception reaches the caller.
-int RunGroupsInFlight(uint64_t begin, uint64_t end, int in_flight,
-                      const std::function<void(GroupsInFlight&)>& fiber_body);
-/// The next group of the running fiber's worker, in order; false when none is left.
-bool NextGroup(GroupsInFlight& groups, uint64_t& group);
-}  // namespace detail
 
 template <class K>
 concept ComputeKernel = requires {
@@ -295,15 +284,17 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
       }
     }
   };
-  // Groups in flight: each fiber runs groups until NextGroup runs out, with its own state.
+  // Groups in flight: each fiber runs groups until Next runs out, with its own state.
   const auto run_fiber = [&](GroupsInFlight& in_flight) {
     GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
     state.in_flight = &in_flight;
-    state.MakeCurrent();  // KeepCurrentGroup below puts the worker's own back
+    // Installed until the fiber ends, so an ended fiber leaves no pointer to its state behind;
+    // after the chunk, KeepCurrentGroup below puts the worker's own back.
+    ScopedGroup<N> scope(state);
     WorkerSystemValues<K, N> worker_sv(sv);
     uint64_t g = 0, held = 0;  // held: the group index gid was computed for
     uint3 gid{};
-    for (bool first = true; NextGroup(in_flight, g); first = false) {
+    for (bool first = true; in_flight.Next(g); first = false) {
       gid = first ? GroupIdOf(g, groups) : AdvanceGroupId(gid, g - held, groups);
       held = g;
       state.Reset(gid);
@@ -320,7 +311,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   std::atomic<int> most_in_flight{1};
   const auto run_chunk_in_flight = [&](uint64_t begin, uint64_t end, const auto& fiber) {
     KeepCurrentGroup<N> keep;
-    const int used = RunGroupsInFlight(begin, end, options.groups_in_flight, fiber);
+    const int used = GroupsInFlight(begin, end).Run(options.groups_in_flight, fiber);
     int seen = most_in_flight.load();
     while (used > seen && !most_in_flight.compare_exchange_weak(seen, used)) {
     }

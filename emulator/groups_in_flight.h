@@ -62,7 +62,10 @@ class GroupsInFlight {
     return true;
   }
 
-  /// Runs the fibers until every one has ended; returns how many ran (dispatch.cpp).
+  /// Runs the groups on up to `in_flight` fibers of this thread, each calling fiber_body, which
+  /// takes groups with Next until it returns false; returns how many fibers ran (dispatch.cpp).
+  /// After a group throws, no group starts, the started ones run to their end, and then the
+  /// exception reaches the caller.
   int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body);
 
   /// Called on the running fiber: waits for the batch, returns the value before its addition.
