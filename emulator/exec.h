@@ -370,11 +370,13 @@ class GroupState final : public GroupBase {
   DispatchShared* shared_;
   uint3 group_id_;
   // Only frames_[0, depth_) and function_entry_[0, function_depth_) are meaningful; PushFrame
-  // and EnterFunction write an entry before it is read, so Reset clears nothing here.
-  std::array<Frame<N>, kMaxDepth> frames_;
+  // and EnterFunction write an entry before it is read, so Reset clears nothing here. The
+  // depths come before the arrays, next to the masks: every group's Reset writes them, and
+  // after the arrays they cost two more cache lines per group.
   int depth_ = 0;
-  std::array<Mask<N>, kMaxDepth> function_entry_;
   int function_depth_ = 0;
+  std::array<Frame<N>, kMaxDepth> frames_;
+  std::array<Mask<N>, kMaxDepth> function_entry_;
 };
 
 /// Puts back, at the end of its scope, the group states installed on this thread at its start
