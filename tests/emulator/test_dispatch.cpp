@@ -47,16 +47,22 @@ struct SystemValueKernel {
   }
 };
 
+/// How CheckSystemValues dispatches: Dispatch, one group after another or over the workers; or
+/// DispatchInlined with groups in flight (on fibers wherever there is more than one worker).
+enum class Through { kDeterministic, kWorkers, kInlinedInFlight };
+
 template <uint32_t X, uint32_t Y, uint32_t Z>
-void CheckSystemValues(uint3 grid, bool deterministic) {
+void CheckSystemValues(uint3 grid, Through through) {
   using K = SystemValueKernel<X, Y, Z>;
   constexpr int N = K::N;
   const uint32_t groups = grid.x * grid.y * grid.z;
   std::vector<uint32_t> out(size_t(groups) * N * kFields, 0xFFFFFFFFu);
   const K k{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(out)}, grid};
   DispatchOptions options;
-  options.deterministic = deterministic;
-  const DispatchResult r = Dispatch(k, grid, options);
+  options.deterministic = through == Through::kDeterministic;
+  options.groups_in_flight = through == Through::kInlinedInFlight ? 8 : 1;
+  const DispatchResult r = through == Through::kInlinedInFlight ? DispatchInlined(k, grid, options)
+                                                                 : Dispatch(k, grid, options);
   CHECK(r.out_of_bounds_writes == 0);
   // The scalar loop, from the D3D definitions: SV_GroupIndex = z*X*Y + y*X + x;
   // SV_DispatchThreadID = SV_GroupID * numthreads + SV_GroupThreadID.
@@ -157,27 +163,34 @@ TEST_CASE("Dispatch uses SM 6.6 1-D quads for numthreads(X,1,1) and 2-D quads fo
 // ------------------------------ system values
 
 TEST_CASE("system values of a 1-D group on a 1-D grid match the scalar loop") {
-  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, true);
-  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, false);
+  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, Through::kDeterministic);
+  CheckSystemValues<64, 1, 1>(uint3{3, 1, 1}, Through::kWorkers);
 }
 
 TEST_CASE("system values of a 2-D group on a 2-D grid match the scalar loop") {
-  CheckSystemValues<8, 4, 1>(uint3{2, 3, 1}, true);
-  CheckSystemValues<8, 8, 1>(uint3{3, 2, 1}, false);
+  CheckSystemValues<8, 4, 1>(uint3{2, 3, 1}, Through::kDeterministic);
+  CheckSystemValues<8, 8, 1>(uint3{3, 2, 1}, Through::kWorkers);
 }
 
 TEST_CASE("system values of a 3-D group on a 3-D grid match the scalar loop") {
-  CheckSystemValues<4, 2, 3>(uint3{2, 2, 2}, true);
-  CheckSystemValues<2, 3, 5>(uint3{3, 1, 2}, false);
+  CheckSystemValues<4, 2, 3>(uint3{2, 2, 2}, Through::kDeterministic);
+  CheckSystemValues<2, 3, 5>(uint3{3, 1, 2}, Through::kWorkers);
 }
 
-// Dispatch counts group ids up from each worker's first group and rewrites only the components
-// of SV_DispatchThreadID whose group id changed: 105 or 390 groups split into several worker
-// ranges that start mid-row and mid-layer and wrap both.
+// Dispatch counts group ids up from each worker's first group: 105 or 390 groups split into
+// several worker ranges that start mid-row and mid-layer and wrap both.
 TEST_CASE("system values stay right across worker ranges that start mid-grid and wrap rows") {
-  CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, false);
-  CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, true);
-  CheckSystemValues<64, 1, 1>(uint3{13, 10, 3}, false);
+  CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kWorkers);
+  CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kDeterministic);
+  CheckSystemValues<64, 1, 1>(uint3{13, 10, 3}, Through::kWorkers);
+}
+
+// DispatchInlined compiles main() into the group loop, where SV_DispatchThreadID is built for each
+// group; with groups in flight each fiber takes groups that are not consecutive.
+TEST_CASE("system values through DispatchInlined with groups in flight match the scalar loop") {
+  CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kInlinedInFlight);
+  CheckSystemValues<64, 1, 1>(uint3{13, 10, 3}, Through::kInlinedInFlight);
+  CheckSystemValues<8, 8, 1>(uint3{3, 2, 1}, Through::kInlinedInFlight);
 }
 
 // ------------------------------ wave size
