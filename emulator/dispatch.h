@@ -162,12 +162,8 @@ struct SystemValues {
   }
 
   /// The value of parameter type P for group `gid`. The group-independent ones are returned by
-  /// reference, so a main() taking `const SV_GroupThreadID<N>&` copies nothing.
-  /// SV_DispatchThreadID is built for each group straight into main()'s parameter (a returned
-  /// prvalue): a main() taking it by value copies nothing, and when main() is compiled into the
-  /// group loop (DispatchInlined) and never reads it, the compiler drops its stores. Kept from
-  /// group to group, it cost every group of such a kernel four stores and, with groups in
-  /// flight, four more cache lines in each fiber's frame.
+  /// reference, so a main() taking `const SV_GroupThreadID<N>&` copies nothing; SV_DispatchThreadID
+  /// is built for the group as a returned prvalue (see WorkerSystemValues).
   template <class P>
   decltype(auto) Make(uint3 gid) const {
     if constexpr (std::is_same_v<P, SV_GroupID>) {
@@ -201,6 +197,48 @@ struct SystemValues {
   }
 };
 
+/// The system values one worker passes to the groups it runs, in order. How SV_DispatchThreadID
+/// is made depends on how the group loop is compiled:
+/// - kKeep (Dispatch, main() called): kept from group to group, only the components whose group
+///   id changed rewritten (in a 1-D grid, x alone). A main() taking `const&` then costs four
+///   vector stores a group, not twelve: built for each group, the free-ID wave kernel ran about
+///   9% slower through Dispatch.
+/// - otherwise (DispatchInlined, main() compiled into the loop): built for each group straight
+///   into main()'s parameter. A main() taking it by value copies nothing, and one that never
+///   reads it (the Niagara ports) stores nothing: kept, its x took four stores a group and, with
+///   groups in flight, four more lines of each fiber's frame; the free-ID wave rows ran about
+///   2.5% faster on one thread without them.
+/// main() receives it by value or const reference, so a group cannot change what the next sees.
+template <class K, int N, bool kKeep>
+class WorkerSystemValues {
+ public:
+  explicit WorkerSystemValues(const SystemValues<K, N>& shared) : shared_(shared) {}
+
+  template <class P>
+  decltype(auto) Make(uint3 gid) {
+    if constexpr (kKeep && std::is_same_v<P, SV_DispatchThreadID<N>>) {
+      const uint32_t now[3] = {gid.x, gid.y, gid.z};
+      for (int c = 0; c < 3; ++c) {
+        if (!valid_ || now[c] != held_[c])
+          shared_.SetDispatchThreadComponent(dispatch_thread_id_, c, gid);
+        held_[c] = now[c];
+      }
+      valid_ = true;
+      return std::as_const(dispatch_thread_id_);
+    } else {
+      return shared_.template Make<P>(gid);
+    }
+  }
+
+ private:
+  struct Nothing {};
+  const SystemValues<K, N>& shared_;
+  [[no_unique_address]] std::conditional_t<kKeep, SV_DispatchThreadID<N>, Nothing>
+      dispatch_thread_id_;
+  uint32_t held_[3] = {0, 0, 0};  // the group id components dispatch_thread_id_ holds
+  bool valid_ = false;
+};
+
 /// Group index g of a grid as a group id (x fastest).
 inline uint3 GroupIdOf(uint64_t g, uint3 groups) {
   return uint3{uint32_t(g % groups.x), uint32_t(g / groups.x % groups.y),
@@ -216,8 +254,8 @@ inline uint3 AdvanceGroupId(uint3 gid, uint64_t delta, uint3 groups) {
   return uint3{uint32_t(x % groups.x), uint32_t(y % groups.y), uint32_t(gid.z + y / groups.y)};
 }
 
-template <class K, int N, class... Args>
-void InvokeMain(const K& kernel, void (K::*)(Args...) const, const SystemValues<K, N>& sv,
+template <class K, class SV, class... Args>
+void InvokeMain(const K& kernel, void (K::*)(Args...) const, SV& sv,
                 [[maybe_unused]] uint3 gid) {  // unused when main() takes no system value
   kernel.main(sv.template Make<std::remove_cvref_t<Args>>(gid)...);
 }
@@ -241,12 +279,13 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   const auto run_groups = [&](uint64_t begin, uint64_t end) {
     GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
     ScopedGroup<N> scope(state);
+    WorkerSystemValues<K, N, !kInline> worker_sv(sv);
     // The group id of `begin` by division, then counted up (x fastest): three 64-bit divisions
     // per group were a visible share of small groups.
     uint3 gid = GroupIdOf(begin, groups);
     for (uint64_t g = begin; g < end; ++g) {
       state.Reset(gid);
-      InvokeMain(kernel, &K::main, sv, gid);
+      InvokeMain(kernel, &K::main, worker_sv, gid);
       if (++gid.x == groups.x) {
         gid.x = 0;
         if (++gid.y == groups.y) {
@@ -263,13 +302,14 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     // Installed until the fiber ends, so an ended fiber leaves no pointer to its state behind;
     // after the chunk, KeepCurrentGroup below puts the worker's own back.
     ScopedGroup<N> scope(state);
+    WorkerSystemValues<K, N, !kInline> worker_sv(sv);
     uint64_t g = 0, held = 0;  // held: the group index gid was computed for
     uint3 gid{};
     for (bool first = true; in_flight.Next(g); first = false) {
       gid = first ? GroupIdOf(g, groups) : AdvanceGroupId(gid, g - held, groups);
       held = g;
       state.Reset(gid);
-      InvokeMain(kernel, &K::main, sv, gid);
+      InvokeMain(kernel, &K::main, worker_sv, gid);
     }
   };
   const bool fibers = options.groups_in_flight > 1 && !options.deterministic && count > 1 &&

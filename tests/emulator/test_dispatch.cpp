@@ -23,15 +23,23 @@ namespace {
 constexpr int kFields = 10;  // DTid.xyz, Gid.xyz, GTid.xyz, GI
 
 /// Writes every system value of every thread to out[(flat group * N + GI) * kFields + k].
+/// With `park`, each group first adds to a device counter, so that on a fiber it parks there
+/// holding its system values, and the fiber's groups interleave with the other fibers'.
 template <uint32_t X, uint32_t Y, uint32_t Z>
 struct SystemValueKernel {
   static constexpr uint3 numthreads{X, Y, Z};
   static constexpr int N = int(X * Y * Z);
   RWStructuredBuffer<uint32_t> out;
   uint3 grid;
+  RWBuffer<uint32_t> counter;
+  bool park = false;
   // Parameters in a different order from the HLSL habit, to show any order works.
   void main(SV_GroupIndex<N> gi, SV_DispatchThreadID<N> dtid, SV_GroupID gid,
             SV_GroupThreadID<N> gtid) const {
+    if (park) {
+      test::HoldCallerUntilAFiberRuns();
+      InterlockedAdd(counter[0u], 1u);
+    }
     const uint32_t flat_group = gid.x + gid.y * grid.x + gid.z * grid.x * grid.y;
     const Uint<N> base = (flat_group * uint32_t(N) + gi) * uint32_t(kFields);
     out[base + 0u] = dtid.x;
@@ -48,7 +56,8 @@ struct SystemValueKernel {
 };
 
 /// How CheckSystemValues dispatches: Dispatch, one group after another or over the workers; or
-/// DispatchInlined with groups in flight (on fibers wherever there is more than one worker).
+/// DispatchInlined with 8 groups in flight, each group parked at an atomic before it reads its
+/// system values (with more than one worker, the calling thread waits until a fiber has run).
 enum class Through { kDeterministic, kWorkers, kInlinedInFlight };
 
 template <uint32_t X, uint32_t Y, uint32_t Z>
@@ -56,14 +65,21 @@ void CheckSystemValues(uint3 grid, Through through) {
   using K = SystemValueKernel<X, Y, Z>;
   constexpr int N = K::N;
   const uint32_t groups = grid.x * grid.y * grid.z;
-  std::vector<uint32_t> out(size_t(groups) * N * kFields, 0xFFFFFFFFu);
-  const K k{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(out)}, grid};
+  std::vector<uint32_t> out(size_t(groups) * N * kFields, 0xFFFFFFFFu), counter(1, 0);
+  const bool in_flight = through == Through::kInlinedInFlight;
+  const K k{RWStructuredBuffer<uint32_t>{std::span<uint32_t>(out)}, grid,
+            RWBuffer<uint32_t>{std::span<uint32_t>(counter)}, in_flight};
   DispatchOptions options;
   options.deterministic = through == Through::kDeterministic;
-  options.groups_in_flight = through == Through::kInlinedInFlight ? 8 : 1;
-  const DispatchResult r = through == Through::kInlinedInFlight ? DispatchInlined(k, grid, options)
-                                                                 : Dispatch(k, grid, options);
+  options.groups_in_flight = in_flight ? 8 : 1;
+  const bool several_workers = WorkerThreads(0) > 1;
+  test::ArmFiberHold(in_flight && several_workers);
+  const DispatchResult r = in_flight ? DispatchInlined(k, grid, options) : Dispatch(k, grid, options);
   CHECK(r.out_of_bounds_writes == 0);
+  if (in_flight) {
+    CHECK(counter[0] == groups * uint32_t(N));
+    CHECK(r.groups_in_flight == (several_workers ? 8 : 1));
+  }
   // The scalar loop, from the D3D definitions: SV_GroupIndex = z*X*Y + y*X + x;
   // SV_DispatchThreadID = SV_GroupID * numthreads + SV_GroupThreadID.
   int mismatches = 0;
@@ -186,11 +202,11 @@ TEST_CASE("system values stay right across worker ranges that start mid-grid and
 }
 
 // DispatchInlined compiles main() into the group loop, where SV_DispatchThreadID is built for each
-// group; with groups in flight each fiber takes groups that are not consecutive.
+// group. With groups in flight each group parks at an atomic holding its system values, and
+// each fiber's next group is several groups further on.
 TEST_CASE("system values through DispatchInlined with groups in flight match the scalar loop") {
   CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kInlinedInFlight);
   CheckSystemValues<64, 1, 1>(uint3{13, 10, 3}, Through::kInlinedInFlight);
-  CheckSystemValues<8, 8, 1>(uint3{3, 2, 1}, Through::kInlinedInFlight);
 }
 
 // ------------------------------ wave size
