@@ -163,7 +163,7 @@ struct SystemValues {
 
   /// The value of parameter type P for group `gid`. The group-independent ones are returned by
   /// reference, so a main() taking `const SV_GroupThreadID<N>&` copies nothing; SV_DispatchThreadID
-  /// is built for the group as a returned prvalue (see WorkerSystemValues).
+  /// is built for the group as a returned prvalue (see WorkerSystemValuesOf).
   template <class P>
   decltype(auto) Make(uint3 gid) const {
     if constexpr (std::is_same_v<P, SV_GroupID>) {
@@ -197,26 +197,20 @@ struct SystemValues {
   }
 };
 
-/// The system values one worker passes to the groups it runs, in order. How SV_DispatchThreadID
-/// is made depends on how the group loop is compiled:
-/// - kKeep (Dispatch, main() called): kept from group to group, only the components whose group
-///   id changed rewritten (in a 1-D grid, x alone). A main() taking `const&` then costs four
-///   vector stores a group, not twelve: built for each group, the free-ID wave kernel ran about
-///   9% slower through Dispatch.
-/// - otherwise (DispatchInlined, main() compiled into the loop): built for each group straight
-///   into main()'s parameter. A main() taking it by value copies nothing, and one that never
-///   reads it (the Niagara ports) stores nothing: kept, its x took four stores a group and, with
-///   groups in flight, four more lines of each fiber's frame; the free-ID wave rows ran about
-///   2.5% faster on one thread without them.
+/// The system values one worker of Dispatch passes to the groups it runs, in order.
+/// SV_DispatchThreadID is kept from group to group and only the components whose group id
+/// changed are rewritten (in a 1-D grid, x alone): a main() taking `const&` then costs four
+/// vector stores a group, not twelve; built for each group, the free-ID wave kernel ran about 9%
+/// slower through Dispatch. DispatchInlined does not use this (see WorkerSystemValuesOf).
 /// main() receives it by value or const reference, so a group cannot change what the next sees.
-template <class K, int N, bool kKeep>
+template <class K, int N>
 class WorkerSystemValues {
  public:
   explicit WorkerSystemValues(const SystemValues<K, N>& shared) : shared_(shared) {}
 
   template <class P>
   decltype(auto) Make(uint3 gid) {
-    if constexpr (kKeep && std::is_same_v<P, SV_DispatchThreadID<N>>) {
+    if constexpr (std::is_same_v<P, SV_DispatchThreadID<N>>) {
       const uint32_t now[3] = {gid.x, gid.y, gid.z};
       for (int c = 0; c < 3; ++c) {
         if (!valid_ || now[c] != held_[c])
@@ -231,13 +225,21 @@ class WorkerSystemValues {
   }
 
  private:
-  struct Nothing {};
   const SystemValues<K, N>& shared_;
-  [[no_unique_address]] std::conditional_t<kKeep, SV_DispatchThreadID<N>, Nothing>
-      dispatch_thread_id_;
+  SV_DispatchThreadID<N> dispatch_thread_id_;
   uint32_t held_[3] = {0, 0, 0};  // the group id components dispatch_thread_id_ holds
   bool valid_ = false;
 };
+
+/// What a worker's groups take their system values from. Dispatch: WorkerSystemValues. With
+/// main() compiled into the group loop (DispatchInlined), the dispatch's SystemValues itself,
+/// which builds SV_DispatchThreadID for each group straight into main()'s parameter: a main()
+/// taking it by value copies nothing, and one that never reads it (the Niagara ports) stores
+/// nothing. Kept, its x took four stores a group and, with groups in flight, four more lines of
+/// each fiber's frame; the free-ID wave rows ran about 2.5% faster on one thread without them.
+template <bool kInline, class K, int N>
+using WorkerSystemValuesOf =
+    std::conditional_t<kInline, const SystemValues<K, N>&, WorkerSystemValues<K, N>>;
 
 /// Group index g of a grid as a group id (x fastest).
 inline uint3 GroupIdOf(uint64_t g, uint3 groups) {
@@ -279,7 +281,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
   const auto run_groups = [&](uint64_t begin, uint64_t end) {
     GroupState<N> state(wave_size, options.profile, uint3{}, &shared);
     ScopedGroup<N> scope(state);
-    WorkerSystemValues<K, N, !kInline> worker_sv(sv);
+    WorkerSystemValuesOf<kInline, K, N> worker_sv(sv);
     // The group id of `begin` by division, then counted up (x fastest): three 64-bit divisions
     // per group were a visible share of small groups.
     uint3 gid = GroupIdOf(begin, groups);
@@ -302,7 +304,7 @@ DispatchResult RunDispatch(const K& kernel, uint3 groups, const DispatchOptions&
     // Installed until the fiber ends, so an ended fiber leaves no pointer to its state behind;
     // after the chunk, KeepCurrentGroup below puts the worker's own back.
     ScopedGroup<N> scope(state);
-    WorkerSystemValues<K, N, !kInline> worker_sv(sv);
+    WorkerSystemValuesOf<kInline, K, N> worker_sv(sv);
     uint64_t g = 0, held = 0;  // held: the group index gid was computed for
     uint3 gid{};
     for (bool first = true; in_flight.Next(g); first = false) {
