@@ -193,15 +193,19 @@ Uint<N> ComponentIndex(const MemoryBinding& m, const Uint<N>& element, const Lan
 inline constexpr size_t kReadAheadBytes = 1024;
 
 /// Asks the cache for the memory kReadAheadBytes on from a contiguous read of kBytes from `run`
-/// (for a longer read, the kReadAheadBytes that follow it): groups that run in order read a
-/// thread-indexed input as one stream, so that is where a group a few groups on will read, and
-/// the memory arrives before it is needed. The hardware prefetchers alone did not manage that on
-/// this project's Xeon: this took 10% off the free-ID wave kernel's one-thread time and 13% off
-/// the wave reductions' (docs/performance_history.md, session 37). A hint, which never faults:
-/// past the end of a buffer it fetches at most a line nothing reads. (The addresses are
-/// computed as integers: a pointer that far past an object would be undefined behaviour.)
+/// through `m` (for a longer read, the kReadAheadBytes that follow it): groups that run in order
+/// read a thread-indexed input as one stream, so that is where a group a few groups on will
+/// read, and the memory arrives before it is needed. The hardware prefetchers alone did not
+/// manage that on this project's Xeon: this took 10% off the free-ID wave kernel's one-thread
+/// time and 13% off the wave reductions' (docs/performance_history.md, session 37). Device
+/// memory only: groupshared arrays are small and in L1 already, and what lies past them is
+/// nothing the group reads (asking for it made the groupshared free-ID kernel 8% slower). A
+/// hint, which never faults: past the end of a buffer it fetches at most a line nothing reads.
+/// (The addresses are computed as integers: a pointer that far past an object would be
+/// undefined behaviour.)
 template <size_t kBytes>
-HWY_INLINE void ReadAhead(const void* run) {
+HWY_INLINE void ReadAhead(const MemoryBinding& m, const void* run) {
+  if (m.space != MemorySpace::kDevice) return;
   constexpr size_t kAsked = std::min(kBytes, kReadAheadBytes);
   const uintptr_t from = reinterpret_cast<uintptr_t>(run) + kBytes + kReadAheadBytes - kAsked;
   for (size_t b = 0; b < kAsked; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(from + b));
@@ -247,7 +251,7 @@ bool GatherWords(const MemoryBinding& m, const Uint<N>& index, const Mask<N>& ma
   if constexpr (C > 1 && N >= L) {
     if (m.stride == 4 * C && IsConsecutiveInBounds(index, m.count)) {
       run = reinterpret_cast<const T*>(m.Address(index.lane(0)));
-      ReadAhead<4 * C * N>(run);
+      ReadAhead<4 * C * N>(m, run);
     }
   }
   for (int t0 = 0; t0 < kPadded; t0 += L) {
@@ -445,6 +449,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       // elements are in bounds too, and masked off afterwards).
       if (E* base = detail::PackedBase<E>(binding);
           base && detail::IsConsecutiveInBounds(index, binding.count)) {
+        detail::ReadAhead<sizeof(E) * N>(binding, base + index.lane(0));
         return ReadRun(base + index.lane(0), mask);
       }
     }
@@ -457,7 +462,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       if (binding.base && binding.stride == sizeof(E) && binding.offset == 0 &&
           detail::IsConsecutiveInBounds(index, binding.count)) {
         value_type r;
-        detail::ReadAhead<sizeof(E) * N>(binding.Address(index.lane(0)));
+        detail::ReadAhead<sizeof(E) * N>(binding, binding.Address(index.lane(0)));
         WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN
         std::memcpy(&r.lane(0), binding.Address(index.lane(0)), sizeof(E) * N);
         WAVEEMU_BOUNDS_CHECKED_COPY_END
@@ -592,7 +597,6 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// overwritten.
   static value_type ReadRun(const E* src, const Mask<N>& mask) {
     value_type all{NoInit{}};
-    detail::ReadAhead<sizeof(E) * N>(src);
     detail::CopyBytes<sizeof(E) * N>(all.data(), src);
     if (mask.IsAll()) return all;
     value_type r{};
