@@ -3,13 +3,16 @@
 // index shape (consecutive, consecutive per wave, compacted, scattered, colliding, partly out of
 // bounds) under every mask, compared with a plain loop written from the D3D rules (active
 // threads only; out-of-bounds reads give 0, writes are dropped, both counted; ascending thread
-// order, so the highest thread's write stays).
+// order, so the highest thread's write stays). And a contiguous read that ends on the last
+// readable byte reads its elements: the lines its read-ahead asks for lie on a page that faults.
 #include "emulator/emulator.h"
 #include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -371,4 +374,85 @@ TEST_CASE("a gather of vectors, structs and struct members reads what a thread-b
   CheckWideGathers<24>(16);
   CheckWideGathers<1>(4);
   CheckWideGathers<1024>(64);
+}
+
+namespace {
+
+/// Two pages of memory of which the second may not be touched at all: a load from it faults.
+class PageBeforeUnreadable {
+ public:
+  PageBeforeUnreadable() {
+    void* p = mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(p != MAP_FAILED);
+    base_ = static_cast<std::byte*>(p);
+    REQUIRE(mprotect(base_ + page_, page_, PROT_NONE) == 0);
+  }
+  ~PageBeforeUnreadable() { munmap(base_, 2 * page_); }
+  PageBeforeUnreadable(const PageBeforeUnreadable&) = delete;
+  PageBeforeUnreadable& operator=(const PageBeforeUnreadable&) = delete;
+
+  /// `count` elements of T whose last byte is the last readable one.
+  template <class T>
+  std::span<T> ElementsEndingAtTheEdge(size_t count) {
+    REQUIRE(count * sizeof(T) <= page_);
+    return {reinterpret_cast<T*>(base_ + page_ - count * sizeof(T)), count};
+  }
+
+ private:
+  size_t page_ = size_t(sysconf(_SC_PAGESIZE));
+  std::byte* base_ = nullptr;
+};
+
+/// Reads elements [0, N) of `host`, which ends at an unreadable page, through buffer[t] with
+/// every thread active (the contiguous path, whose read-ahead asks for the lines after it, on
+/// that page), and compares each thread's bytes with the element.
+template <int N, class M, class B>
+void CheckReadAtTheEdge(const char* what, const B& buffer, std::span<const M> host) {
+  std::optional<PerThreadOf<M, N>> loaded;
+  RunGroup<N>(32, [&] {
+    Uint<N> idx{NoInit{}};
+    for (int t = 0; t < N; ++t) idx.set_lane(t, uint32_t(t));
+    loaded.emplace(buffer[idx]);
+  });
+  REQUIRE(loaded.has_value());
+  std::string bad;
+  for (int t = 0; t < N; ++t) {
+    const M got = GetLane<M, N>(*loaded, t);
+    if (std::memcmp(&host[size_t(t)], &got, sizeof(M)) != 0)
+      bad += fmt::format(" thread {} reads other bytes;", t);
+  }
+  INFO(what);
+  CHECK_MESSAGE(bad.empty(), bad);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a contiguous read that ends where readable memory ends reads its elements: what it "
+    "asks the cache for past the end is a hint, which never faults") {
+  constexpr int N = 64;
+  PageBeforeUnreadable memory;
+  SUBCASE("Buffer<uint>: packed scalars") {
+    const std::span<uint32_t> words = memory.ElementsEndingAtTheEdge<uint32_t>(N);
+    for (int i = 0; i < N; ++i) words[size_t(i)] = 0x9e3779b9u * uint32_t(i + 1);
+    CheckReadAtTheEdge<N, uint32_t>("Buffer<uint>",
+                                    Buffer<uint32_t>{std::span<const uint32_t>(words)},
+                                    std::span<const uint32_t>(words));
+  }
+  SUBCASE("Buffer<float3>: packed vectors") {
+    const std::span<float3> points = memory.ElementsEndingAtTheEdge<float3>(N);
+    for (int i = 0; i < N; ++i) points[size_t(i)] = float3{float(i), -float(i), 0.25f * float(i)};
+    CheckReadAtTheEdge<N, float3>("Buffer<float3>", Buffer<float3>{std::span<const float3>(points)},
+                                  std::span<const float3>(points));
+  }
+  SUBCASE("StructuredBuffer<Box>: structs") {
+    const std::span<Box> boxes = memory.ElementsEndingAtTheEdge<Box>(N);
+    for (int i = 0; i < N; ++i) {
+      const float f = float(i);
+      boxes[size_t(i)] = Box{{f, 2 * f, 3 * f}, 500u + uint32_t(i), {-f, 1e20f, f + 0.5f}};
+    }
+    CheckReadAtTheEdge<N, Box>("StructuredBuffer<Box>",
+                               StructuredBuffer<Box>{std::span<const Box>(boxes)},
+                               std::span<const Box>(boxes));
+  }
 }
