@@ -197,7 +197,7 @@ inline constexpr size_t kReadAheadBytes = 1024;
 /// read a thread-indexed input as one stream, so that is where a group a few groups on will
 /// read, and the memory arrives before it is needed. The hardware prefetchers alone did not
 /// manage that on this project's Xeon: this took 10% off the free-ID wave kernel's one-thread
-/// time and 13% off the wave reductions' (docs/performance_history.md, session 37). Device
+/// time and 13% off the uint wave ops' (docs/performance_history.md, session 37). Device
 /// memory only: groupshared arrays are small and in L1 already, and what lies past them is
 /// nothing the group reads (asking for it made the groupshared free-ID kernel 8% slower). A
 /// hint, which never faults: past the end of a buffer it fetches at most a line nothing reads.
