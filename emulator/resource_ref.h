@@ -200,7 +200,8 @@ inline constexpr size_t kReadAheadBytes = 1024;
 /// time and 13% off the uint wave ops' (docs/performance_history.md, session 37). Device
 /// memory only: groupshared arrays are small and in L1 already, and what lies past them is
 /// nothing the group reads (asking for it made the groupshared free-ID kernel 8% slower). A
-/// hint, which never faults: past the end of a buffer it fetches at most a line nothing reads.
+/// hint, which never faults: past the end of a buffer it fetches at most about kReadAheadBytes
+/// that nothing reads.
 /// (The addresses are computed as integers: a pointer that far past an object would be
 /// undefined behaviour.)
 template <size_t kBytes>
