@@ -191,25 +191,38 @@ Uint<N> ComponentIndex(const MemoryBinding& m, const Uint<N>& element, const Lan
 
 /// How far ahead of a contiguous read ReadAhead asks for what follows it.
 inline constexpr size_t kReadAheadBytes = 1024;
+inline constexpr size_t kCacheLineBytes = 64;
 
-/// Asks the cache for the memory kReadAheadBytes on from a contiguous read of kBytes from `run`
-/// through `m` (for a longer read, the kReadAheadBytes that follow it): groups that run in order
-/// read a thread-indexed input as one stream, so that is where a group a few groups on will
-/// read, and the memory arrives before it is needed. The hardware prefetchers alone did not
-/// manage that on this project's Xeon: this took 10% off the free-ID wave kernel's one-thread
-/// time and 13% off the uint wave ops' (docs/performance_history.md, session 37). Device
-/// memory only: groupshared arrays are small and in L1 already, and what lies past them is
-/// nothing the group reads (asking for it made the groupshared free-ID kernel 8% slower). A
-/// hint, which never faults: past the end of a buffer it fetches at most about kReadAheadBytes
-/// that nothing reads.
-/// (The addresses are computed as integers: a pointer that far past an object would be
-/// undefined behaviour.)
+/// How many bytes ReadAhead asks for after a read of kBytes.
+template <size_t kBytes>
+inline constexpr size_t kReadAheadWindowBytes = std::min(kBytes, kReadAheadBytes);
+
+/// Where ReadAhead's window starts after a contiguous read of kBytes from `run` through `m`, or 0
+/// when it asks for nothing. The window is the memory kReadAheadBytes on from the read (for a
+/// longer read, the kReadAheadBytes that follow it), so that what was asked for always reaches
+/// kReadAheadBytes past what was read. Only where the stream can go on: in device memory, and
+/// within the binding. Groupshared arrays are in L1 already, and a window past the end of a
+/// small table that every group reads would fetch lines nothing reads (past groupshared arrays
+/// that made the groupshared free-ID kernel 8% slower: history, session 37). Addresses are
+/// integers: a pointer that far past an object would be undefined behaviour.
+template <size_t kBytes>
+uintptr_t ReadAheadWindow(const MemoryBinding& m, const void* run) {
+  if (m.space != MemorySpace::kDevice) return 0;
+  const uintptr_t window =
+      reinterpret_cast<uintptr_t>(run) + kBytes + kReadAheadBytes - kReadAheadWindowBytes<kBytes>;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(m.base) + m.count * m.stride;
+  return window + kReadAheadWindowBytes<kBytes> <= end ? window : 0;
+}
+
+/// Asks the cache for ReadAheadWindow after a contiguous read. Groups that run in order read a
+/// thread-indexed input as one stream, and the hardware prefetchers alone left its latency
+/// showing: this took about 10% off the free-ID wave kernel's one-thread time (history, session
+/// 37). A hint: it never faults, and nothing in the emulator can tell it ran.
 template <size_t kBytes>
 HWY_INLINE void ReadAhead(const MemoryBinding& m, const void* run) {
-  if (m.space != MemorySpace::kDevice) return;
-  constexpr size_t kAsked = std::min(kBytes, kReadAheadBytes);
-  const uintptr_t from = reinterpret_cast<uintptr_t>(run) + kBytes + kReadAheadBytes - kAsked;
-  for (size_t b = 0; b < kAsked; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(from + b));
+  if (const uintptr_t window = ReadAheadWindow<kBytes>(m, run))
+    for (size_t b = 0; b < kReadAheadWindowBytes<kBytes>; b += kCacheLineBytes)
+      hwy::Prefetch(reinterpret_cast<const char*>(window + b));
 }
 
 /// The element pointer of a run of consecutive in-bounds scalar elements, or nullptr when the
@@ -463,9 +476,10 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       if (binding.base && binding.stride == sizeof(E) && binding.offset == 0 &&
           detail::IsConsecutiveInBounds(index, binding.count)) {
         value_type r;
-        detail::ReadAhead<sizeof(E) * N>(binding, binding.Address(index.lane(0)));
+        const std::byte* run = binding.Address(index.lane(0));
+        detail::ReadAhead<sizeof(E) * N>(binding, run);
         WAVEEMU_BOUNDS_CHECKED_COPY_BEGIN
-        std::memcpy(&r.lane(0), binding.Address(index.lane(0)), sizeof(E) * N);
+        std::memcpy(&r.lane(0), run, sizeof(E) * N);
         WAVEEMU_BOUNDS_CHECKED_COPY_END
         (~mask).ForEach([&](int t) { r.set_lane(t, E{}); });
         return r;

@@ -3,8 +3,9 @@
 // index shape (consecutive, consecutive per wave, compacted, scattered, colliding, partly out of
 // bounds) under every mask, compared with a plain loop written from the D3D rules (active
 // threads only; out-of-bounds reads give 0, writes are dropped, both counted; ascending thread
-// order, so the highest thread's write stays). And a contiguous read that ends on the last
-// readable byte reads its elements: the lines its read-ahead asks for lie on a page that faults.
+// order, so the highest thread's write stays). A contiguous read that ends on the last
+// readable byte reads its elements and touches nothing past them, and its read-ahead asks for the
+// window worked out by hand.
 #include "emulator/emulator.h"
 #include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
@@ -385,7 +386,10 @@ class PageBeforeUnreadable {
     void* p = mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     REQUIRE(p != MAP_FAILED);
     base_ = static_cast<std::byte*>(p);
-    REQUIRE(mprotect(base_ + page_, page_, PROT_NONE) == 0);
+    if (mprotect(base_ + page_, page_, PROT_NONE) != 0) {
+      munmap(base_, 2 * page_);  // a REQUIRE throws from here, and no destructor would run
+      FAIL("mprotect failed");
+    }
   }
   ~PageBeforeUnreadable() { munmap(base_, 2 * page_); }
   PageBeforeUnreadable(const PageBeforeUnreadable&) = delete;
@@ -404,8 +408,8 @@ class PageBeforeUnreadable {
 };
 
 /// Reads elements [0, N) of `host`, which ends at an unreadable page, through buffer[t] with
-/// every thread active (the contiguous path, whose read-ahead asks for the lines after it, on
-/// that page), and compares each thread's bytes with the element.
+/// every thread active (the contiguous path: a load past the run, or a read-ahead turned into
+/// loads, would fault), and compares each thread's bytes with the element.
 template <int N, class M, class B>
 void CheckReadAtTheEdge(const char* what, const B& buffer, std::span<const M> host) {
   std::optional<PerThreadOf<M, N>> loaded;
@@ -427,9 +431,8 @@ void CheckReadAtTheEdge(const char* what, const B& buffer, std::span<const M> ho
 
 }  // namespace
 
-TEST_CASE(
-    "a contiguous read that ends where readable memory ends reads its elements: what it "
-    "asks the cache for past the end is a hint, which never faults") {
+TEST_CASE("a contiguous read that ends where readable memory ends reads its elements and "
+          "touches nothing past them") {
   constexpr int N = 64;
   PageBeforeUnreadable memory;
   SUBCASE("Buffer<uint>: packed scalars") {
@@ -455,4 +458,33 @@ TEST_CASE(
                                StructuredBuffer<Box>{std::span<const Box>(boxes)},
                                std::span<const Box>(boxes));
   }
+}
+
+TEST_CASE("a contiguous read of device memory asks for the memory 1 KiB on from it, within the "
+          "binding only") {
+  // Worked by hand: a read of R bytes from byte r asks for min(R, 1024) bytes from
+  // r + R + 1024 - min(R, 1024), when they end by the binding's end.
+  std::vector<uint32_t> words(4096);  // 16384 bytes
+  std::byte* base = reinterpret_cast<std::byte*>(words.data());
+  const uintptr_t b = reinterpret_cast<uintptr_t>(base);
+  const MemoryBinding device{.base = base, .count = 4096, .stride = 4};
+  // 64 uints (256 bytes): the window is the next 256 bytes 1 KiB on.
+  CHECK(detail::ReadAheadWindow<256>(device, base) == b + 1024);
+  CHECK(detail::ReadAheadWindow<256>(device, base + 400) == b + 1424);
+  // The last read whose window fits: it ends on the binding's last byte; one element on, none.
+  CHECK(detail::ReadAheadWindow<256>(device, base + 15104) == b + 16128);
+  CHECK(detail::ReadAheadWindow<256>(device, base + 15108) == 0);
+  // 8 uints (32 bytes).
+  CHECK(detail::ReadAheadWindow<32>(device, base + 100) == b + 1124);
+  // 64 structs of 28 bytes (1792): the 1 KiB that follows the read.
+  CHECK(detail::ReadAheadWindow<1792>(device, base) == b + 1792);
+  CHECK(detail::ReadAheadWindow<1792>(device, base + 13568) == b + 15360);
+  CHECK(detail::ReadAheadWindow<1792>(device, base + 13572) == 0);
+  // A binding of exactly one group's elements (a table every group reads): nothing.
+  const MemoryBinding table{.base = base, .count = 64, .stride = 4};
+  CHECK(detail::ReadAheadWindow<256>(table, base) == 0);
+  // Groupshared memory: nothing.
+  MemoryBinding shared = device;
+  shared.space = MemorySpace::kGroupShared;
+  CHECK(detail::ReadAheadWindow<256>(shared, base) == 0);
 }
