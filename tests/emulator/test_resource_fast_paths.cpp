@@ -408,8 +408,9 @@ class PageBeforeUnreadable {
 };
 
 /// Reads elements [0, N) of `host`, which ends at an unreadable page, through buffer[t] with
-/// every thread active (the contiguous path: a load past the run, or a read-ahead turned into
-/// loads, would fault), and compares each thread's bytes with the element.
+/// every thread active (the contiguous path: anything it loads past the run faults, and so would
+/// its read-ahead, made of loads, if its window left the binding), and compares each thread's
+/// bytes with the element.
 template <int N, class M, class B>
 void CheckReadAtTheEdge(const char* what, const B& buffer, std::span<const M> host) {
   std::optional<PerThreadOf<M, N>> loaded;
