@@ -463,8 +463,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       // elements are in bounds too, and masked off afterwards).
       if (E* base = detail::PackedBase<E>(binding);
           base && detail::IsConsecutiveInBounds(index, binding.count)) {
-        detail::ReadAhead<sizeof(E) * N>(binding, base + index.lane(0));
-        return ReadRun(base + index.lane(0), mask);
+        const E* run = base + index.lane(0);
+        detail::ReadAhead<sizeof(E) * N>(binding, run);
+        return ReadRun(run, mask);
       }
     }
     if constexpr (detail::WordComponents<E>() > 0) {

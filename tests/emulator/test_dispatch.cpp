@@ -193,8 +193,9 @@ TEST_CASE("system values of a 3-D group on a 3-D grid match the scalar loop") {
   CheckSystemValues<2, 3, 5>(uint3{3, 1, 2}, Through::kWorkers);
 }
 
-// Dispatch counts group ids up from each worker's first group: 105 or 390 groups split into
-// several worker ranges that start mid-row and mid-layer and wrap both.
+// Dispatch counts group ids up from each worker's first group and rewrites only the components
+// of SV_DispatchThreadID whose group id changed (WorkerSystemValues): 105 or 390 groups split
+// into several worker ranges that start mid-row and mid-layer and wrap both.
 TEST_CASE("system values stay right across worker ranges that start mid-grid and wrap rows") {
   CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kWorkers);
   CheckSystemValues<4, 2, 3>(uint3{7, 5, 3}, Through::kDeterministic);
