@@ -40,11 +40,11 @@ struct DispatchOptions {
   /// the counter's cache line then moves between cores once per batch instead of once per
   /// group. The thread that called Dispatch still runs its groups one by one: between the other
   /// workers' batches the line stays in its cache, and it pays nothing for fibers (on this
-  /// project's two-core Xeon 8-13 ns per group with 64 in flight, their frames found cold in L1
-  /// on resume, against 67-75 ns for the free-ID wave kernel's statements). There, 64 gives
-  /// that kernel's key row 10.4-12.5 ms on two cores, against 11.8 ms with every worker's
-  /// groups in flight and 24-26 ms with groups one by one (docs/performance_history.md,
-  /// sessions 12 and 35). Not for kernels whose groups
+  /// project's two-core Xeon 10-12 ns per group for the park and resume, against about 58 ns
+  /// for a group of the free-ID wave kernel). There, 64 gives that kernel's key row 8.9-9.3 ms
+  /// on two cores, against 9.9-10.1 ms with 16, 24.4 ms with groups one by one, and in session
+  /// 35 a tenth more with the calling thread's groups in flight too
+  /// (docs/performance_history.md, sessions 35 and 38). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
   /// set (a decoupled look-back scan, say) never lets the batch finish. Deterministic mode and
   /// one worker always run groups one by one, and so does a dispatch of at most
