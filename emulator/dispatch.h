@@ -42,7 +42,7 @@ struct DispatchOptions {
   /// workers' batches the line stays in its cache, and it pays nothing for fibers (on this
   /// project's two-core Xeon 10-12 ns per group for the park and resume, against about 58 ns
   /// for a group of the free-ID wave kernel). There, 64 gives that kernel's key row 8.9-9.3 ms
-  /// on two cores, against 9.9-10.1 ms with 16, 24.4 ms with groups one by one, and in session
+  /// on two cores, against 9.9-10.4 ms with 16, 23-26 ms with groups one by one, and in session
   /// 35 a tenth more with the calling thread's groups in flight too
   /// (docs/performance_history.md, sessions 35 and 38). Not for kernels whose groups
   /// wait for each other through memory: a group spinning on a flag that a parked group would
