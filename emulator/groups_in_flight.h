@@ -69,15 +69,28 @@ class GroupsInFlight {
   int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body);
 
   /// Called on the running fiber: waits for the batch, returns the value before its addition.
+  /// The round's first parked element (in practice the kernel's one counter) is summed here,
+  /// as the fibers park, so that Settle has one fetch_add to make and no pass over the slots;
+  /// a group parked at another element waits in its slot for Settle's general pass.
   uint64_t Park(void* p, uint64_t value, int bytes) {
     Slot& slot = *running_;
-    slot.request = Request{p, value, bytes, 0};
-    slot.parked = true;
+    if (!batch_.p) batch_ = Batch{p, bytes, 0};
+    slot.batched = p == batch_.p && bytes == batch_.bytes;
+    if (slot.batched) [[likely]] {
+      slot.offset = batch_.total;
+      batch_.total += value;
+    } else {
+      slot.request = Request{p, value, bytes, 0};
+      slot.parked_elsewhere = true;
+      parked_elsewhere_ = true;
+    }
     void* save = nullptr;
     BeforeSwitch(&save, scheduler_stack_);
     slot.scheduler = std::move(slot.scheduler).resume();
     AfterSwitch(save, &scheduler_stack_);
-    return slot.request.original;
+    // batch_base_ is the last batch's until the next Settle, which comes only after every
+    // fiber of this round has resumed (the caller truncates to its width).
+    return slot.batched ? batch_base_ + slot.offset : slot.request.original;
   }
 
  private:
@@ -91,8 +104,16 @@ class GroupsInFlight {
     boost::context::fiber fiber;      // the group fiber, while the scheduler runs
     boost::context::fiber scheduler;  // the scheduler, while the group fiber runs
     StackBounds stack;                // the group fiber's
-    Request request{};
-    bool parked = false;
+    uint64_t offset = 0;              // batched: the batch's additions before this group's
+    Request request{};                // parked at another element than the batch's
+    bool batched = false;
+    bool parked_elsewhere = false;
+  };
+  /// The round's additions to its first parked element, in fiber order.
+  struct Batch {
+    void* p = nullptr;
+    int bytes = 0;
+    uint64_t total = 0;
   };
 
   void Settle();
@@ -100,6 +121,9 @@ class GroupsInFlight {
   uint64_t next_, end_;
   std::vector<Slot> slots_;
   Slot* running_ = nullptr;
+  Batch batch_;
+  uint64_t batch_base_ = 0;         // the settled batch's element before its fetch_add
+  bool parked_elsewhere_ = false;   // some slot waits at another element than the batch's
   StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
   std::exception_ptr error_;
 };
