@@ -122,9 +122,9 @@ class GroupsInFlight {
   std::vector<Slot> slots_;
   Slot* running_ = nullptr;
   Batch batch_;
-  uint64_t batch_base_ = 0;         // the settled batch's element before its fetch_add
-  bool parked_elsewhere_ = false;   // some slot waits at another element than the batch's
-  StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
+  uint64_t batch_base_ = 0;        // the settled batch's element before its fetch_add
+  bool parked_elsewhere_ = false;  // some slot waits at another element than the batch's
+  StackBounds scheduler_stack_;    // the worker thread's, learnt when a fiber first starts
   std::exception_ptr error_;
 };
 
