@@ -1,6 +1,7 @@
 // test_dispatch.cpp -- Dispatch: system values for 1-D, 2-D and 3-D groups and grids against a
 // scalar loop, wave-size resolution ([WaveSize] exact and ranges, profile defaults, errors),
-// deterministic and parallel modes, max_threads, and exceptions reaching the caller.
+// deterministic and parallel modes, max_threads, exceptions reaching the caller, and groups in
+// flight (through Dispatch, and the scheduler alone with each group's parks scripted).
 #include "emulator/emulator.h"
 #include "intrinsics/quad.h"
 #include "tests/support/fiber_hold.h"
@@ -666,4 +667,89 @@ TEST_CASE("with groups in flight, an exception reaches the caller once the start
   const ClaimRun run = RunClaims(options);
   CheckClaims(run, "after a failed dispatch");
   CHECK(GroupBase::Current() == nullptr);
+}
+
+// The scheduler of groups in flight on its own, on this thread, with each group's parks
+// scripted: which element each addition waits at, in what order the additions reach memory,
+// and what each group gets back, worked by hand. It does not need a second core.
+namespace {
+
+struct ScriptedPark {
+  void* element;
+  uint64_t value;
+  int bytes;
+};
+
+/// Runs groups [0, script.size()) on `in_flight` fibers; group g parks at script[g]'s elements
+/// in turn (throwing after its parks if g == throwing). Returns each group's originals, truncated
+/// to the element's width as DeviceFetchAdd does.
+std::vector<std::vector<uint64_t>> RunScripted(const std::vector<std::vector<ScriptedPark>>& script,
+                                               int in_flight, int* fibers = nullptr,
+                                               uint64_t throwing = ~uint64_t{0}) {
+  std::vector<std::vector<uint64_t>> got(script.size());
+  detail::GroupsInFlight groups(0, script.size());
+  const int ran = groups.Run(in_flight, [&](detail::GroupsInFlight& f) {
+    for (uint64_t g = 0; f.Next(g);) {
+      for (const ScriptedPark& s : script[g]) {
+        const uint64_t original = f.Park(s.element, s.value, s.bytes);
+        got[g].push_back(s.bytes == 4 ? uint64_t(uint32_t(original)) : original);
+      }
+      if (g == throwing) throw std::runtime_error("scripted");
+    }
+  });
+  if (fibers) *fibers = ran;
+  return got;
+}
+
+}  // namespace
+
+TEST_CASE("groups in flight: a round's additions to each element form one block in fiber order, "
+          "with three elements in one round, and originals wrap at the element's width") {
+  uint32_t a = 0xFFFFFFF0u, b = 10;
+  uint64_t c = 100;
+  // Three fibers, one group each. Round 1: group 0 parks at b, group 1 at a, group 2 at c
+  // (three elements: b, the first parked, is summed as the fibers park, a and c by Settle's
+  // general pass). Round 2: groups 0 and 2 park at a, now the round's first element; group 1
+  // ends.
+  const std::vector<std::vector<ScriptedPark>> script = {
+      {{&b, 5, 4}, {&a, 9, 4}},
+      {{&a, 7, 4}},
+      {{&c, 3, 8}, {&a, 10, 4}},
+  };
+  int fibers = 0;
+  const auto got = RunScripted(script, 3, &fibers);
+  CHECK(fibers == 3);
+  // Round 1: b 10 -> 15 (group 0 gets 10); a 0xFFFFFFF0 -> 0xFFFFFFF7 (group 1 gets 0xFFFFFFF0);
+  // c 100 -> 103 (group 2 gets 100). Round 2, a in fiber order: group 0 gets 0xFFFFFFF7, group 2
+  // 0xFFFFFFF7 + 9 = 2^32, which wraps to 0; a ends at 0xFFFFFFF7 + 19 - 2^32 = 10.
+  CHECK(got[0] == std::vector<uint64_t>{10, 0xFFFFFFF7u});
+  CHECK(got[1] == std::vector<uint64_t>{0xFFFFFFF0u});
+  CHECK(got[2] == std::vector<uint64_t>{100, 0});
+  CHECK(a == 10u);
+  CHECK(b == 15u);
+  CHECK(c == 103u);
+}
+
+TEST_CASE("groups in flight: more groups than fibers, and a group that throws after its parks") {
+  // Two fibers take groups 0, 1, 2, 3 in order; every group parks twice at one counter, adding
+  // g + 1 each time.
+  uint32_t counter = 0;
+  std::vector<std::vector<ScriptedPark>> script;
+  for (uint64_t g = 0; g < 4; ++g) script.push_back({{&counter, g + 1, 4}, {&counter, g + 1, 4}});
+  const auto got = RunScripted(script, 2);
+  // Round 1: group 0 +1 (gets 0), group 1 +2 (gets 1); counter 3. Round 2: their second parks,
+  // group 0 gets 3, group 1 gets 4; counter 6. Round 3: both groups end, fiber 0 takes group 2
+  // (+3, gets 6), fiber 1 group 3 (+4, gets 9); counter 13. Round 4: group 2 gets 13, group 3
+  // gets 16; counter 20.
+  CHECK(got[0] == std::vector<uint64_t>{0, 3});
+  CHECK(got[1] == std::vector<uint64_t>{1, 4});
+  CHECK(got[2] == std::vector<uint64_t>{6, 13});
+  CHECK(got[3] == std::vector<uint64_t>{9, 16});
+  CHECK(counter == 20u);
+
+  // Group 0 throws once both its parks are back (round 3): no group starts after that, group 1
+  // runs to its end, and then the exception reaches the caller; rounds 1 and 2 added 6.
+  counter = 0;
+  CHECK_THROWS_WITH_AS(RunScripted(script, 2, nullptr, 0), "scripted", std::runtime_error);
+  CHECK(counter == 6u);
 }
