@@ -705,29 +705,33 @@ std::vector<std::vector<uint64_t>> RunScripted(const std::vector<std::vector<Scr
 
 TEST_CASE("groups in flight: a round's additions to each element form one block in fiber order, "
           "with three elements in one round, and originals wrap at the element's width") {
-  uint32_t a = 0xFFFFFFF0u, b = 10;
+  uint32_t a = 0xFFFFFFF7u, b = 10, d = 0xFFFFFFFEu;
   uint64_t c = 100;
-  // Three fibers, one group each. Round 1: group 0 parks at b, group 1 at a, group 2 at c
-  // (three elements: b, the first parked, is summed as the fibers park, a and c by Settle's
-  // general pass). Round 2: groups 0 and 2 park at a, now the round's first element; group 1
-  // ends.
+  // Four fibers, one group each. Round 1: group 0 parks at b, groups 1 and 3 at d, group 2 at c
+  // (three elements: b, the first parked, is summed as the fibers park, d and c by Settle's
+  // general pass). Round 2: groups 0 and 2 park at a, now the round's first element; groups 1
+  // and 3 end.
   const std::vector<std::vector<ScriptedPark>> script = {
       {{&b, 5, 4}, {&a, 9, 4}},
-      {{&a, 7, 4}},
+      {{&d, 7, 4}},
       {{&c, 3, 8}, {&a, 10, 4}},
+      {{&d, 5, 4}},
   };
   int fibers = 0;
-  const auto got = RunScripted(script, 3, &fibers);
-  CHECK(fibers == 3);
-  // Round 1: b 10 -> 15 (group 0 gets 10); a 0xFFFFFFF0 -> 0xFFFFFFF7 (group 1 gets 0xFFFFFFF0);
-  // c 100 -> 103 (group 2 gets 100). Round 2, a in fiber order: group 0 gets 0xFFFFFFF7, group 2
+  const auto got = RunScripted(script, 4, &fibers);
+  CHECK(fibers == 4);
+  // Round 1: b 10 -> 15 (group 0 gets 10); d in fiber order: group 1 gets 0xFFFFFFFE, group 3
+  // 0xFFFFFFFE + 7 = 2^32 + 5, which wraps to 5, and d ends at 0xFFFFFFFE + 12 - 2^32 = 10; c
+  // 100 -> 103 (group 2 gets 100). Round 2, a in fiber order: group 0 gets 0xFFFFFFF7, group 2
   // 0xFFFFFFF7 + 9 = 2^32, which wraps to 0; a ends at 0xFFFFFFF7 + 19 - 2^32 = 10.
   CHECK(got[0] == std::vector<uint64_t>{10, 0xFFFFFFF7u});
-  CHECK(got[1] == std::vector<uint64_t>{0xFFFFFFF0u});
+  CHECK(got[1] == std::vector<uint64_t>{0xFFFFFFFEu});
   CHECK(got[2] == std::vector<uint64_t>{100, 0});
+  CHECK(got[3] == std::vector<uint64_t>{5});
   CHECK(a == 10u);
   CHECK(b == 15u);
   CHECK(c == 103u);
+  CHECK(d == 10u);
 }
 
 TEST_CASE("groups in flight: more groups than fibers, and a group that throws after its parks") {
