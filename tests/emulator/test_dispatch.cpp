@@ -670,8 +670,8 @@ TEST_CASE("with groups in flight, an exception reaches the caller once the start
 }
 
 // The scheduler of groups in flight on its own, on this thread, with each group's parks
-// scripted: which element each addition waits at, in what order the additions reach memory,
-// and what each group gets back, worked by hand. It does not need a second core.
+// scripted: which element each addition waits at, in what order each element's additions are
+// made, and what each group gets back, worked by hand. It does not need a second core.
 namespace {
 
 struct ScriptedPark {
