@@ -162,41 +162,18 @@ int GroupsInFlight::Run(int in_flight, const std::function<void(GroupsInFlight&)
   return int(fibers);
 }
 
-/// The parked additions, element by element in fiber order: one fetch_add of each element's
-/// total, and each fiber's original the value before it plus the lower fibers' values. The
-/// batch's element, the first that a fiber of the round parked at, goes first (Park has summed
-/// it); then the other elements in the order of the first fiber parked at each.
+void GroupsInFlight::AddBatch(void* p, int bytes) { parking_.push_back(Batch{p, bytes, 0, 0}); }
+
+/// The parked additions, element by element in the order of the first fiber parked at each:
+/// one fetch_add of each element's total, whose original each fiber adds its offset to.
 void GroupsInFlight::Settle() {
-  const auto fetch_add = [](void* target, int bytes, uint64_t total) -> uint64_t {
-    return bytes == 4 ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(target))
-                            .fetch_add(uint32_t(total))
-                      : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(target)).fetch_add(total);
-  };
-  if (batch_.p) {
-    batch_base_ = fetch_add(batch_.p, batch_.bytes, batch_.total);
-    batch_ = Batch{};
-  }
-  if (!parked_elsewhere_) return;
-  parked_elsewhere_ = false;
-  for (size_t i = 0; i < slots_.size(); ++i) {
-    if (!slots_[i].parked_elsewhere) continue;
-    const void* p = slots_[i].request.p;
-    const int bytes = slots_[i].request.bytes;
-    const auto same = [&](const Slot& s) {
-      return s.parked_elsewhere && s.request.p == p && s.request.bytes == bytes;
-    };
-    uint64_t total = 0;
-    for (size_t j = i; j < slots_.size(); ++j)
-      if (same(slots_[j])) total += slots_[j].request.value;
-    uint64_t running = fetch_add(slots_[i].request.p, bytes, total);
-    for (size_t j = i; j < slots_.size(); ++j) {
-      Slot& s = slots_[j];
-      if (!same(s)) continue;
-      s.request.original = running;
-      running += s.request.value;  // the caller truncates to its width
-      s.parked_elsewhere = false;
-    }
-  }
+  for (Batch& b : parking_)
+    b.base = b.bytes == 4 ? std::atomic_ref<uint32_t>(*static_cast<uint32_t*>(b.p))
+                                .fetch_add(uint32_t(b.total))
+                          : std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(b.p))
+                                .fetch_add(b.total);
+  std::swap(parking_, settled_);
+  parking_.clear();  // keeps its capacity for the next round
 }
 
 }  // namespace detail

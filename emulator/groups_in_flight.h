@@ -69,62 +69,52 @@ class GroupsInFlight {
   int Run(int in_flight, const std::function<void(GroupsInFlight&)>& fiber_body);
 
   /// Called on the running fiber: waits for the batch, returns the value before its addition.
-  /// The round's first parked element (in practice the kernel's one counter) is summed here,
-  /// as the fibers park, so that Settle has one fetch_add to make and no pass over the slots;
-  /// a group parked at another element waits in its slot for Settle's general pass.
+  /// The additions are summed per element as the fibers park (each group's offset in its
+  /// element's batch), so Settle has one fetch_add per element to make and no pass over the
+  /// slots.
   uint64_t Park(void* p, uint64_t value, int bytes) {
     Slot& slot = *running_;
-    if (!batch_.p) batch_ = Batch{p, bytes, 0};
-    slot.batched = p == batch_.p && bytes == batch_.bytes;
-    if (slot.batched) [[likely]] {
-      slot.offset = batch_.total;
-      batch_.total += value;
-    } else {
-      slot.request = Request{p, value, bytes, 0};
-      slot.parked_elsewhere = true;
-      parked_elsewhere_ = true;
-    }
+    size_t i = 0;  // the round's batch for this element: in practice the first, the one counter
+    while (i < parking_.size() && !(parking_[i].p == p && parking_[i].bytes == bytes)) ++i;
+    if (i == parking_.size()) [[unlikely]] AddBatch(p, bytes);
+    slot.batch = i;
+    slot.offset = parking_[i].total;
+    parking_[i].total += value;
     void* save = nullptr;
     BeforeSwitch(&save, scheduler_stack_);
     slot.scheduler = std::move(slot.scheduler).resume();
     AfterSwitch(save, &scheduler_stack_);
-    // batch_base_ is the last batch's until the next Settle, which comes only after every
-    // fiber of this round has resumed (the caller truncates to its width).
-    return slot.batched ? batch_base_ + slot.offset : slot.request.original;
+    // settled_ is this fiber's round until the next Settle, which comes only after every fiber
+    // of the round has resumed (the caller truncates to its width).
+    return settled_[slot.batch].base + slot.offset;
   }
 
  private:
-  struct Request {
-    void* p;
-    uint64_t value;
-    int bytes;
-    uint64_t original;
-  };
   struct Slot {
     boost::context::fiber fiber;      // the group fiber, while the scheduler runs
     boost::context::fiber scheduler;  // the scheduler, while the group fiber runs
     StackBounds stack;                // the group fiber's
-    uint64_t offset = 0;              // batched: the batch's additions before this group's
-    Request request{};                // parked at another element than the batch's
-    bool batched = false;
-    bool parked_elsewhere = false;
+    size_t batch = 0;                 // where the group parked: its round's batch
+    uint64_t offset = 0;              // the batch's additions before this group's
   };
-  /// The round's additions to its first parked element, in fiber order.
+  /// A round's additions to one element, in fiber order; base: the element before them.
   struct Batch {
-    void* p = nullptr;
-    int bytes = 0;
-    uint64_t total = 0;
+    void* p;
+    int bytes;
+    uint64_t total;
+    uint64_t base;
   };
 
+  void AddBatch(void* p, int bytes);  // out of line: a round's first park at an element
   void Settle();
 
   uint64_t next_, end_;
   std::vector<Slot> slots_;
   Slot* running_ = nullptr;
-  Batch batch_;
-  uint64_t batch_base_ = 0;        // the settled batch's element before its fetch_add
-  bool parked_elsewhere_ = false;  // some slot waits at another element than the batch's
-  StackBounds scheduler_stack_;    // the worker thread's, learnt when a fiber first starts
+  // This round's batches, in the order of the first fiber parked at each element, and the last
+  // round's, settled: its fibers read their bases as they resume while this round's park.
+  std::vector<Batch> parking_, settled_;
+  StackBounds scheduler_stack_;  // the worker thread's, learnt when a fiber first starts
   std::exception_ptr error_;
 };
 
