@@ -708,8 +708,7 @@ TEST_CASE("groups in flight: a round's additions to each element form one block 
   uint32_t a = 0xFFFFFFF7u, b = 10, d = 0xFFFFFFFEu;
   uint64_t c = 100;
   // Four fibers, one group each. Round 1: group 0 parks at b, groups 1 and 3 at d, group 2 at c
-  // (three elements: b, the first parked, is summed as the fibers park, d and c by Settle's
-  // general pass). Round 2: groups 0 and 2 park at a, now the round's first element; groups 1
+  // (three elements, three batches in one round). Round 2: groups 0 and 2 park at a; groups 1
   // and 3 end.
   const std::vector<std::vector<ScriptedPark>> script = {
       {{&b, 5, 4}, {&a, 9, 4}},
