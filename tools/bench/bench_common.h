@@ -97,7 +97,7 @@ inline std::vector<size_t> TurnOrder(size_t n, int turn) {
 /// their ratio then measures the machine; in turns, a phase falls on every contender alike. The
 /// order changes from turn to turn (TurnOrder), so no contender keeps following the same one (an
 /// all-cores run leaves oneTBB's workers spinning for a moment after it).
-inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
+inline void MeasureInTurns(std::span<Contender* const> contenders) {
   for (int turn = 0;; ++turn) {
     std::vector<Contender*> due;
     for (Contender* c : contenders)
@@ -111,6 +111,10 @@ inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
       else c.ms.push_back(t);
     }
   }
+}
+/// The same, for a braced list of contenders (a span cannot be made from one in C++20).
+inline void MeasureInTurns(std::initializer_list<Contender*> contenders) {
+  MeasureInTurns(std::span<Contender* const>(contenders.begin(), contenders.size()));
 }
 
 /// Median ms of `repeats` calls of run() (a contender measured alone); a wrong output sets

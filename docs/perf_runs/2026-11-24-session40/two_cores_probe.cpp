@@ -2,7 +2,7 @@
 // of how many there are. Session 34's probe (docs/perf_runs/2026-11-24-session34/) with more
 // setups; not part of the build (README.md here has the command).
 //
-// It times, in turns (the benchmark's TurnOrder and Contender), the free-ID wave kernel
+// It times, in turns (the benchmark's MeasureInTurns), the free-ID wave kernel
 // (DispatchInlined, 2^24 IDs, seed 42; wave size and free fraction from the command line,
 // default 8 and 0.5, the key row) in these setups:
 //   one thread;
@@ -105,15 +105,9 @@ int main(int argc, char** argv) {
   constexpr int kRepeats = 14;
   std::vector<Contender> contenders;
   for (const Setup& s : setups) contenders.emplace_back(kRepeats, [&] { return run(s); });
-  // MeasureInTurns's loop, over a vector (it takes an initializer list).
-  for (int turn = 0; turn < kRepeats; ++turn)
-    for (size_t i : TurnOrder(contenders.size(), turn)) {
-      Contender& c = contenders[i];
-      if (c.wrong) continue;
-      const double t = c.run();
-      if (t < 0) c.wrong = true;
-      else c.ms.push_back(t);
-    }
+  std::vector<Contender*> in_turns;
+  for (Contender& c : contenders) in_turns.push_back(&c);
+  MeasureInTurns(in_turns);
 
   const double one = contenders[0].Result();
   fmt::print("free-ID wave kernel, wave {}, 2^24 IDs, free {}, DispatchInlined; median of {} "
