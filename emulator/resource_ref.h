@@ -651,10 +651,10 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
           const size_t n = hn::CountTrue(du, m);
           if (n == 0) continue;
           const auto run = hn::FirstN(du, n);
-          const auto got = hn::Compress(hn::Load(du, index_.data() + i), m);
+          const auto got = Compress32(du, hn::Load(du, index_.data() + i), m);
           if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, IotaFrom(du, next)))))
             return false;
-          hn::BlendedStore(hn::Compress(hn::Load(de, values + i), hn::RebindMask(de, m)),
+          hn::BlendedStore(Compress32(de, hn::Load(de, values + i), hn::RebindMask(de, m)),
                            hn::RebindMask(de, run), de, base + next);
           next += uint32_t(n);
         }

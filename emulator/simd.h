@@ -10,6 +10,7 @@
 #endif
 #include <hwy/highway.h>
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -34,6 +35,14 @@
 namespace waveemu {
 namespace hn = hwy::HWY_NAMESPACE;
 
+namespace detail {
+#if HWY_TARGET == HWY_AVX2
+/// D is a whole 256-bit vector (not a capped or half tag, which are 128-bit types on AVX2).
+template <class D>
+inline constexpr bool kIsFull256 = std::is_same_v<D, hn::Full256<hn::TFromD<D>>>;
+#endif
+}  // namespace detail
+
 /// Widest vector of the static target, in bytes; Lanes storage is padded to a multiple of it.
 inline constexpr int kVectorBytes = 64;
 static_assert(HWY_MAX_BYTES <= kVectorBytes, "Lanes padding assumes vectors of at most 64 bytes");
@@ -41,7 +50,9 @@ static_assert(HWY_MAX_BYTES <= kVectorBytes, "Lanes padding assumes vectors of a
 // Masks as bits in a register. Highway 1.0.3 moves masks to and from bits only through memory
 // (StoreMaskBits/LoadMaskBits, a byte at a time); a Mask<N> word written that way and then read
 // whole stalls store forwarding, on every comparison. On AVX-512 a vector mask already is a bit
-// register, so these are register moves there and the memory route elsewhere.
+// register, so these are register moves there; on AVX2 they take the register steps of
+// Highway's own StoreMaskBits/LoadMaskBits without the memory between; elsewhere the memory
+// route.
 
 /// The lanes of m as bits, lane i in bit i (at most 64 lanes).
 template <class D>
@@ -51,6 +62,10 @@ HWY_INLINE uint64_t BitsOfMask(D d, hn::Mask<D> m) {
   (void)d;
   return uint64_t(m.raw);
 #else
+#if HWY_TARGET == HWY_AVX2
+  // A full 256-bit vector: VMOVMSKPS and friends, the step StoreMaskBits takes before its store.
+  if constexpr (detail::kIsFull256<D>) return hn::detail::BitsFromMask(m);
+#endif
   uint8_t bytes[8] = {};
   hn::StoreMaskBits(d, m, bytes);
   uint64_t bits = 0;
@@ -68,6 +83,10 @@ HWY_INLINE hn::Mask<D> MaskOfBits(D d, uint64_t bits) {
   using Raw = decltype(hn::Mask<D>().raw);
   return hn::Mask<D>{static_cast<Raw>(bits)};
 #else
+#if HWY_TARGET == HWY_AVX2
+  // A full 256-bit vector: the broadcast and bit test LoadMaskBits makes after its load.
+  if constexpr (detail::kIsFull256<D>) return hn::detail::LoadMaskBits256(d, bits);
+#endif
   uint8_t bytes[8];
   for (int i = 0; i < 8; ++i) bytes[i] = uint8_t(bits >> (8 * i));
   return hn::LoadMaskBits(d, bytes);
@@ -85,6 +104,44 @@ template <class D>
 HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
   static_assert(std::is_integral_v<hn::TFromD<D>>, "IotaFrom is for integer lanes");
   return hn::Add(hn::Iota(d, hn::TFromD<D>(0)), hn::Set(d, first));
+}
+
+namespace detail {
+/// For each 8-bit mask m: the lane indices of m's set bits in ascending order, then those of its
+/// clear bits, a nibble each (output lane k in bits 4k..4k+3). Compress32 reads one entry.
+constexpr std::array<uint32_t, 256> MakeCompress8Table() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t m = 0; m < 256; ++m) {
+    int out = 0;
+    for (uint32_t selected : {1u, 0u})
+      for (uint32_t lane = 0; lane < 8; ++lane)
+        if (((m >> lane) & 1u) == selected) table[m] |= lane << (4 * out++);
+  }
+  return table;
+}
+inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table();
+}  // namespace detail
+
+/// hn::Compress of 32-bit lanes: the lanes of m first, in order, then the others. Highway
+/// 1.0.3's AVX2 Compress keeps its 1 KiB index table in a function-local constexpr array that
+/// GCC 12 copies onto the stack (a call to memcpy) at every call; on an AMD EPYC (Zen 3) that
+/// copy was 26% of the free-ID benchmark's samples (docs/performance_history.md, session 41).
+/// This reads one word of a table built once: its nibbles, shifted into place, are the
+/// permutation. Other targets keep Highway's (VPCOMPRESSD on AVX-512).
+template <class D>
+HWY_INLINE hn::Vec<D> Compress32(D d, hn::Vec<D> v, hn::Mask<D> m) {
+  static_assert(sizeof(hn::TFromD<D>) == 4, "Compress32 is for 32-bit lanes");
+#if HWY_TARGET == HWY_AVX2
+  if constexpr (detail::kIsFull256<D>) {
+    const hn::RebindToUnsigned<D> du;
+    const auto packed = hn::Set(du, detail::kCompress8Table[BitsOfMask(d, m)]);
+    const auto nibble_shift = hn::ShiftLeft<2>(hn::Iota(du, 0));  // 0, 4, ..., 28: a constant
+    const auto index = hn::And(packed >> nibble_shift, hn::Set(du, 7u));
+    const hn::RebindToSigned<D> di;
+    return hn::TableLookupLanes(v, hn::IndicesFromVec(d, hn::BitCast(di, index)));
+  }
+#endif
+  return hn::Compress(v, m);
 }
 
 /// v with each denormal lane replaced by a zero of its sign (a device's flush to zero); zeros,

@@ -5,10 +5,7 @@
 // times both and measures against the faster.
 #pragma once
 
-#ifndef HWY_COMPILE_ONLY_STATIC
-#define HWY_COMPILE_ONLY_STATIC 1
-#endif
-#include <hwy/highway.h>
+#include "emulator/simd.h"  // Highway, and Compress32 (see kInRegister)
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +17,10 @@ namespace waveemu::examples {
 enum class CompressForm {
   /// Compress them to the front of a register and store the whole vector at the list's end (the
   /// next store overwrites the tail). On AMD Zen 4, where the memory form of VPCOMPRESSD is
-  /// microcoded, this was about 8x faster than kCompressStore (0.3 against 2.3 ns per ID).
+  /// microcoded, this was about 8x faster than kCompressStore (0.3 against 2.3 ns per ID). The
+  /// compress is waveemu's Compress32, Highway's own except on AVX2, where Highway 1.0.3 copies
+  /// a 1 KiB table onto the stack at every call (on an AMD EPYC, Zen 3, 28 ms against 11 ms
+  /// for 2^24 IDs; docs/performance_history.md, session 41).
   kInRegister,
   /// Highway's CompressStore, VPCOMPRESSD to memory on AVX-512: the loop the issue names. On the
   /// Intel Xeon of session 33 it was the faster form, by 4-7%.
@@ -31,7 +31,6 @@ enum class CompressForm {
 /// must hold table.size() entries. Entries past the returned count may be overwritten.
 template <CompressForm kForm = CompressForm::kInRegister>
 size_t NativeFreeIDs(std::span<const int32_t> table, std::span<int32_t> out) {
-  namespace hn = hwy::HWY_NAMESPACE;
   const hn::ScalableTag<int32_t> d;
   const size_t lanes = hn::Lanes(d);
   const auto free_marker = hn::Set(d, -1);
@@ -47,7 +46,7 @@ size_t NativeFreeIDs(std::span<const int32_t> table, std::span<int32_t> out) {
     } else if constexpr (kForm == CompressForm::kCompressStore) {
       count += hn::CompressStore(ids, is_free, d, out.data() + count);
     } else {
-      hn::StoreU(hn::Compress(ids, is_free), d, out.data() + count);
+      hn::StoreU(Compress32(d, ids, is_free), d, out.data() + count);
       count += hn::CountTrue(d, is_free);
     }
     ids = hn::Add(ids, step);
