@@ -623,11 +623,14 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// Scatter of a group whose writing threads' indices are consecutive in thread order (thread
   /// order = index order: the k-th writing thread writes element first + k, as in
   /// `list[start + WavePrefixCountBits(pred)] = x` under if_(pred) with one base per group) and in
-  /// bounds: per vector of threads, the active indices are compressed and compared with the
-  /// expected run, the active values compressed and stored with a masked store that writes just
-  /// the run (never a neighbour's element: other groups write there concurrently). Indices are
-  /// distinct, so the order of the stores does not matter. Returns false as soon as an index is
-  /// not the next one of the run; what it stored before that is what the scatter stores too.
+  /// bounds. First every vector of threads has its active indices compressed and compared with
+  /// the expected run; returns false, having stored nothing, as soon as one is not. Then the
+  /// active values, compressed, are stored in thread order: a whole vector where all its slots
+  /// lie within the run (the slots past its own values are the next vectors' to overwrite), a
+  /// masked store of just its values near the run's end, never a neighbour's element (other
+  /// groups write there concurrently). Masked stores are slow on AMD (VPMASKMOVD, Zen 3), so
+  /// they are kept to the run's last one or two vectors. Indices are distinct, so the order of
+  /// the stores does not matter beyond that.
   bool StoreCompressed(E* base, const E* values, const Mask<N>& mask) const {
     if constexpr (sizeof(E) != sizeof(uint32_t)) {
       return false;
@@ -644,18 +647,27 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         const int first_thread = mask.First();
         if (first_thread < 0) return true;  // no thread writes
         const uint32_t first = index_.lane(first_thread);
-        if (uint64_t(first) + uint64_t(mask.Count()) > binding_.count) return false;
+        const uint32_t count = uint32_t(mask.Count());
+        if (uint64_t(first) + count > binding_.count) return false;
         uint32_t next = first;
         for (int i = 0; i < Uint<N>::kPadded; i += L) {
           const auto m = MaskOfBits(du, mask.Bits64(i, 64));
           const size_t n = hn::CountTrue(du, m);
           if (n == 0) continue;
-          const auto run = hn::FirstN(du, n);
           const auto got = Compress32(du, hn::Load(du, index_.data() + i), m);
-          if (!hn::AllTrue(du, hn::Or(hn::Not(run), hn::Eq(got, IotaFrom(du, next)))))
+          if (!hn::AllTrue(du, hn::Or(hn::Not(hn::FirstN(du, n)), hn::Eq(got, IotaFrom(du, next)))))
             return false;
-          hn::BlendedStore(Compress32(de, hn::Load(de, values + i), hn::RebindMask(de, m)),
-                           hn::RebindMask(de, run), de, base + next);
+          next += uint32_t(n);
+        }
+        const uint64_t end = uint64_t(first) + count;
+        next = first;
+        for (int i = 0; i < Uint<N>::kPadded; i += L) {
+          const auto m = MaskOfBits(de, mask.Bits64(i, 64));
+          const size_t n = hn::CountTrue(de, m);
+          if (n == 0) continue;
+          const auto run = Compress32(de, hn::Load(de, values + i), m);
+          if (uint64_t(next) + L <= end) hn::StoreU(run, de, base + next);
+          else hn::BlendedStore(run, hn::FirstN(de, n), de, base + next);
           next += uint32_t(n);
         }
         return true;
