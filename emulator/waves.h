@@ -11,6 +11,7 @@
 #include "emulator/simd.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <type_traits>
@@ -202,6 +203,35 @@ HWY_INLINE hn::Vec<D> WaveBlocksAt(D d, const Mask<N>& bits, int W, int t0) {
   return hn::And(hn::Shr(hn::Set(d, half), shift), block);
 }
 
+namespace detail {
+/// Per-lane bit counts of a byte of a mask, for vectors of 8 lanes without a vector popcount
+/// (AVX2, where Highway's PopulationCount takes about 12 instructions a vector): row b, lane l.
+/// kSegment 8: the set bits of b below bit l. kSegment 4: the same within l's nibble (waves of
+/// 4). kWhole: every bit of l's segment rather than those below l.
+template <int kSegment, bool kWhole>
+constexpr std::array<std::array<uint8_t, 8>, 256> MakeByteCounts() {
+  std::array<std::array<uint8_t, 8>, 256> table{};
+  for (uint32_t b = 0; b < 256; ++b)
+    for (uint32_t l = 0; l < 8; ++l) {
+      const uint32_t start = l & ~uint32_t(kSegment - 1);
+      const uint32_t end = kWhole ? start + kSegment : l;
+      for (uint32_t i = start; i < end; ++i) table[b][l] += uint8_t((b >> i) & 1u);
+    }
+  return table;
+}
+inline constexpr auto kBitsBelowInByte = MakeByteCounts<8, false>();
+inline constexpr auto kBitsBelowInNibble = MakeByteCounts<4, false>();
+inline constexpr auto kBitsInNibble = MakeByteCounts<4, true>();
+
+/// Row `byte` of a byte-count table as 8 lanes of 32 bits (one zero-extending load).
+template <class D>
+HWY_INLINE hn::Vec<D> ByteCountsAt(D d, const std::array<std::array<uint8_t, 8>, 256>& table,
+                                   uint32_t byte) {
+  static_assert(hn::MaxLanes(D()) == 8 && std::is_same_v<hn::TFromD<D>, uint32_t>);
+  return hn::PromoteTo(d, hn::LoadU(hn::Rebind<uint8_t, D>(), table[byte].data()));
+}
+}  // namespace detail
+
 /// For waves of W <= 32 lanes: out[t] = the W-bit block of `bits` holding thread t's wave,
 /// shifted down to bit 0 (its ballot), or with kPopcount the number of bits in it, for every
 /// t < padded (a multiple of the vector length; padding threads see their padding block).
@@ -209,6 +239,22 @@ template <bool kPopcount, int N>
 HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
+  if constexpr (kPopcount && L == 8) {
+    // One wave's count per vector from a scalar popcount, or (waves of 4, two to a vector) from
+    // a byte table.
+    for (int t0 = 0; t0 < padded; t0 += L) {
+      const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
+      const int shift = t0 & 31;  // this vector's first bit in the half
+      if (W == 4) {
+        hn::Store(detail::ByteCountsAt(d, detail::kBitsInNibble, (half >> shift) & 0xFFu), d,
+                  out + t0);
+      } else {
+        const uint32_t wave = W == 32 ? half : (half >> (shift & ~(W - 1))) & ((1u << W) - 1);
+        hn::Store(hn::Set(d, uint32_t(std::popcount(wave))), d, out + t0);
+      }
+    }
+    return;
+  }
   for (int t0 = 0; t0 < padded; t0 += L) {
     auto v = WaveBlocksAt(d, bits, W, t0);
     if constexpr (kPopcount) v = PopulationCount32(v);

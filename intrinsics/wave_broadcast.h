@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -168,6 +169,18 @@ HWY_INLINE C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
     if constexpr (kIsSimdType<T> && sizeof(T) == 4) {
       const hn::ScalableTag<T> d;
       constexpr int L = int(hn::MaxLanes(d));
+      if (L == 8 && W == L) {
+        // One wave per vector, on a target without a vector popcount (AVX2): the wave's first
+        // lane from a scalar count of trailing zeros, broadcast (a wave with no lane in `mask`
+        // keeps x).
+        C r{NoInit{}};
+        for (int i = 0; i < C::kPadded; i += L) {
+          const uint64_t bits = mask.Bits64(i, L);
+          hn::Store(bits ? hn::Set(d, x.lane(i + std::countr_zero(bits))) : hn::Load(d, x.data() + i),
+                    d, r.data() + i);
+        }
+        return r;
+      }
       if (W <= L) {
         // Waves lie inside vectors: each lane takes its wave's first lane in `mask` with one
         // in-vector permutation, no per-wave loop. Lane i of a vector is in the wave starting

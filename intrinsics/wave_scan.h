@@ -165,6 +165,27 @@ HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W)
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
   static_assert(32 % L == 0, "a vector of threads must lie in one 32-bit half of a mask word");
+  if constexpr (L == 8) {
+    // No vector popcount (AVX2): the vector's own bits from a byte table, plus the wave's bits
+    // below the vector as a scalar popcount (waves of 4 lie within the byte).
+    for (int t0 = 0; t0 < Uint<N>::kPadded; t0 += L) {
+      const uint64_t word = bits.word(t0 >> 6);
+      const uint32_t half = uint32_t(word >> (t0 & 32));
+      const int shift = t0 & 31;  // this vector's first bit in the half
+      const uint32_t byte = (half >> shift) & 0xFFu;
+      if (W == 4) {
+        hn::Store(detail::ByteCountsAt(d, detail::kBitsBelowInNibble, byte), d, r.data() + t0);
+        continue;
+      }
+      const int wave_start = W >= 32 ? 0 : shift & ~(W - 1);  // in the half
+      uint32_t base = uint32_t(std::popcount(half & ((1u << shift) - 1) & ~((1u << wave_start) - 1)));
+      if (W >= 64 && (t0 & 32)) base += uint32_t(std::popcount(uint32_t(word)));
+      if (W == 128 && (t0 & 64)) base += uint32_t(std::popcount(bits.word((t0 >> 6) - 1)));
+      hn::Store(hn::Add(detail::ByteCountsAt(d, detail::kBitsBelowInByte, byte), hn::Set(d, base)),
+                d, r.data() + t0);
+    }
+    return r;
+  }
   const auto one = hn::Set(d, 1u);
   const auto wave_start = hn::Set(d, uint32_t(~(W - 1) & 31));
   for (int t0 = 0; t0 < Uint<N>::kPadded; t0 += L) {
