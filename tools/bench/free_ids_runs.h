@@ -160,15 +160,19 @@ inline double RunNativeSharedCounter(std::span<const int32_t> table, size_t expe
         count += hn::CountTrue(d, hn::Eq(hn::LoadU(d, in + i), free_marker));
       if (count == 0) continue;
       size_t at = size_t(counter.fetch_add(int32_t(count), std::memory_order_relaxed));
+      const size_t end = at + count;
       for (size_t i = 0; i < ids; i += lanes) {
         const auto is_free = hn::Eq(hn::LoadU(d, in + i), free_marker);
         const size_t n = hn::CountTrue(d, is_free);
-        // Only the claimed entries are written: neighbours belong to other groups. x86's
+        // Only the claimed entries are written: neighbours belong to other groups. A whole
+        // vector where it lies inside the claim (the next store overwrites what follows this
+        // vector's IDs), as the emulator's compacted store does; near the claim's end x86's
         // BlendedStore is a masked store; elsewhere (NEON, WASM) it rewrites the whole vector,
         // so the run goes through a buffer.
-        const auto free_ids = hn::Compress(IotaFrom(d, int32_t(g * claim + i)), is_free);
+        const auto free_ids = Compress32(d, IotaFrom(d, int32_t(g * claim + i)), is_free);
 #if HWY_TARGET <= HWY_SSE4
-        hn::BlendedStore(free_ids, hn::FirstN(d, n), d, buf.list.data() + at);
+        if (at + lanes <= end) hn::StoreU(free_ids, d, buf.list.data() + at);
+        else hn::BlendedStore(free_ids, hn::FirstN(d, n), d, buf.list.data() + at);
 #else
         alignas(64) int32_t run[kVectorBytes / sizeof(int32_t)];  // simd.h: vectors <= 64 bytes
         hn::Store(free_ids, d, run);
