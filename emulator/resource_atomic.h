@@ -208,8 +208,8 @@ HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const Unifor
   const bool device = dest.binding().space == MemorySpace::kDevice;
   if constexpr (sizeof(T) == 4) {
     // A vector scan of every vector of threads, unless the mask is sparse (at most one thread a
-    // vector on average, as a claim from each wave's first lane is): the running sum over the
-    // active threads below costs less then, most on AVX2, whose scan steps are lane permutes.
+    // vector on average, as in a claim from each wave's first lane): there the running sum below
+    // costs less, most on AVX2, whose scan steps are lane permutes.
     constexpr int kVectors = Lanes<T, N>::kPadded / int(hn::MaxLanes(hn::ScalableTag<T>()));
     if (op == AtomicOp::kAdd && device && active.Count() > kVectors)
       if (T* p = dest.Target()) return FetchAddScan32(GroupState<N>::Current(), p, value, active);

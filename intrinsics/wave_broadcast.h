@@ -176,8 +176,9 @@ HWY_INLINE C ReadLaneFirst(const C& x, const Mask<N>& mask, int W) {
         C r{NoInit{}};
         for (int i = 0; i < C::kPadded; i += L) {
           const uint64_t bits = mask.Bits64(i, L);
-          hn::Store(bits ? hn::Set(d, x.lane(i + std::countr_zero(bits))) : hn::Load(d, x.data() + i),
-                    d, r.data() + i);
+          const auto first =
+              bits ? hn::Set(d, x.lane(i + std::countr_zero(bits))) : hn::Load(d, x.data() + i);
+          hn::Store(first, d, r.data() + i);
         }
         return r;
       }

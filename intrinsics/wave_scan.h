@@ -178,7 +178,8 @@ HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W)
         continue;
       }
       const int wave_start = W >= 32 ? 0 : shift & ~(W - 1);  // in the half
-      uint32_t base = uint32_t(std::popcount(half & ((1u << shift) - 1) & ~((1u << wave_start) - 1)));
+      const uint32_t below_in_wave = ((1u << shift) - 1) & ~((1u << wave_start) - 1);
+      uint32_t base = uint32_t(std::popcount(half & below_in_wave));
       if (W >= 64 && (t0 & 32)) base += uint32_t(std::popcount(uint32_t(word)));
       if (W == 128 && (t0 & 64)) base += uint32_t(std::popcount(bits.word((t0 >> 6) - 1)));
       hn::Store(hn::Add(detail::ByteCountsAt(d, detail::kBitsBelowInByte, byte), hn::Set(d, base)),
