@@ -86,8 +86,10 @@ enum class FloatToInt {
   kX86,       // x86's truncating conversions (cvttps2dq, AVX-512 cvttps2udq; Mesa llvmpipe on an
               // AVX-512 host): a NaN or a value whose truncation is out of range gives 0x80000000
               // (int) or 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0). Without
-              // AVX-512 llvmpipe's (uint) differs there (NaN and infinities give 0, negatives
-              // wrap); not modelled.
+              // AVX-512 llvmpipe's (uint) differs there; not modelled. Measured on an AVX2 host
+              // (AMD Zen 3, session 41): it is the low 32 bits of a 64-bit signed truncation, so
+              // NaN, infinities, +-FLT_MAX and 2^32 give 0, -1.0f 0xffffffff, -2.0f 0xfffffffe,
+              // -2^31 0x80000000 and -2147483904.0f 0x7fffff00; (int) is as above.
 };
 
 /// How per-thread fp32 division, rcp, sqrt and rsqrt round.
