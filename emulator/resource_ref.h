@@ -629,8 +629,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// lie within the run (the slots past its own values are the next vectors' to overwrite), a
   /// masked store of just its values near the run's end, never a neighbour's element (other
   /// groups write there concurrently). Masked stores are slow on AMD (VPMASKMOVD, Zen 3), so
-  /// they are kept to the run's last one or two vectors. Indices are distinct, so the order of
-  /// the stores does not matter beyond that.
+  /// they are kept to the vectors whose eight slots would pass the run's end (one or two for a
+  /// dense mask; up to seven when each vector has a single active thread). Indices are
+  /// distinct, so the order of the stores does not matter beyond that.
   bool StoreCompressed(E* base, const E* values, const Mask<N>& mask) const {
     if constexpr (sizeof(E) != sizeof(uint32_t)) {
       return false;

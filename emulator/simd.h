@@ -122,7 +122,8 @@ constexpr std::array<uint32_t, 256> MakeCompress8Table() {
 inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table();
 }  // namespace detail
 
-/// hn::Compress of 32-bit lanes: the lanes of m first, in order, then the others. Highway
+/// hn::Compress of 32-bit lanes: the lanes of m first, in order; what follows them is the
+/// target's (the other lanes in order on AVX2, zeros from VPCOMPRESSD on AVX-512). Highway
 /// 1.0.3's AVX2 Compress keeps its 1 KiB index table in a function-local constexpr array that
 /// GCC 12 copies onto the stack (a call to memcpy) at every call; on an AMD EPYC (Zen 3) that
 /// copy was 26% of the free-ID benchmark's samples (docs/performance_history.md, session 41).
