@@ -650,23 +650,25 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         const uint32_t first = index_.lane(first_thread);
         const uint32_t count = uint32_t(mask.Count());
         if (uint64_t(first) + count > binding_.count) return false;
+        constexpr int kVectors = Uint<N>::kPadded / L;
+        hn::Mask<decltype(du)> on[kVectors];  // each vector's writing threads, for both passes
         uint32_t next = first;
-        for (int i = 0; i < Uint<N>::kPadded; i += L) {
-          const auto m = MaskOfBits(du, mask.Bits64(i, 64));
-          const size_t n = hn::CountTrue(du, m);
+        for (int k = 0; k < kVectors; ++k) {
+          on[k] = MaskOfBits(du, mask.Bits64(k * L, 64));
+          const size_t n = hn::CountTrue(du, on[k]);
           if (n == 0) continue;
-          const auto got = Compress32(du, hn::Load(du, index_.data() + i), m);
+          const auto got = Compress32(du, hn::Load(du, index_.data() + k * L), on[k]);
           if (!hn::AllTrue(du, hn::Or(hn::Not(hn::FirstN(du, n)), hn::Eq(got, IotaFrom(du, next)))))
             return false;
           next += uint32_t(n);
         }
         const uint64_t end = uint64_t(first) + count;
         next = first;
-        for (int i = 0; i < Uint<N>::kPadded; i += L) {
-          const auto m = MaskOfBits(de, mask.Bits64(i, 64));
+        for (int k = 0; k < kVectors; ++k) {
+          const auto m = hn::RebindMask(de, on[k]);
           const size_t n = hn::CountTrue(de, m);
           if (n == 0) continue;
-          const auto run = Compress32(de, hn::Load(de, values + i), m);
+          const auto run = Compress32(de, hn::Load(de, values + k * L), m);
           if (uint64_t(next) + L <= end) hn::StoreU(run, de, base + next);
           else hn::BlendedStore(run, hn::FirstN(de, n), de, base + next);
           next += uint32_t(n);

@@ -243,15 +243,10 @@ HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int pad
     // One wave's count per vector from a scalar popcount, or (waves of 4, two to a vector) from
     // a byte table.
     for (int t0 = 0; t0 < padded; t0 += L) {
-      const uint32_t half = uint32_t(bits.word(t0 >> 6) >> (t0 & 32));
-      const int shift = t0 & 31;  // this vector's first bit in the half
-      if (W == 4) {
-        hn::Store(detail::ByteCountsAt(d, detail::kBitsInNibble, (half >> shift) & 0xFFu), d,
-                  out + t0);
-      } else {
-        const uint32_t wave = W == 32 ? half : (half >> (shift & ~(W - 1))) & ((1u << W) - 1);
-        hn::Store(hn::Set(d, uint32_t(std::popcount(wave))), d, out + t0);
-      }
+      const auto counts =
+          W == 4 ? detail::ByteCountsAt(d, detail::kBitsInNibble, uint32_t(bits.Bits64(t0, 8)))
+                 : hn::Set(d, uint32_t(std::popcount(bits.Bits64(t0 & ~(W - 1), W))));
+      hn::Store(counts, d, out + t0);
     }
     return;
   }

@@ -169,19 +169,19 @@ HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W)
     // No vector popcount (AVX2): the vector's own bits from a byte table, plus the wave's bits
     // below the vector as a scalar popcount (waves of 4 lie within the byte).
     for (int t0 = 0; t0 < Uint<N>::kPadded; t0 += L) {
-      const uint64_t word = bits.word(t0 >> 6);
-      const uint32_t half = uint32_t(word >> (t0 & 32));
-      const int shift = t0 & 31;  // this vector's first bit in the half
-      const uint32_t byte = (half >> shift) & 0xFFu;
+      const uint32_t byte = uint32_t(bits.Bits64(t0, 8));
       if (W == 4) {
         hn::Store(detail::ByteCountsAt(d, detail::kBitsBelowInNibble, byte), d, r.data() + t0);
         continue;
       }
-      const int wave_start = W >= 32 ? 0 : shift & ~(W - 1);  // in the half
-      const uint32_t below_in_wave = ((1u << shift) - 1) & ~((1u << wave_start) - 1);
-      uint32_t base = uint32_t(std::popcount(half & below_in_wave));
-      if (W >= 64 && (t0 & 32)) base += uint32_t(std::popcount(uint32_t(word)));
-      if (W == 128 && (t0 & 64)) base += uint32_t(std::popcount(bits.word((t0 >> 6) - 1)));
+      // The wave's threads below t0: [from, t0), at most 120 of them (a wave of 128).
+      int from = t0 & ~(W - 1);
+      uint32_t base = 0;
+      if (t0 - from >= 64) {
+        base = uint32_t(std::popcount(bits.word(from >> 6)));
+        from += 64;
+      }
+      base += uint32_t(std::popcount(bits.Bits64(from, t0 - from)));
       hn::Store(hn::Add(detail::ByteCountsAt(d, detail::kBitsBelowInByte, byte), hn::Set(d, base)),
                 d, r.data() + t0);
     }
