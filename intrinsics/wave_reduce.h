@@ -343,7 +343,10 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
   using V = hn::Vec<hn::ScalableTag<T>>;
   constexpr T kIdentity = Op::template Identity<T>();
   const V identity = hn::Set(d, kIdentity);
+  // Every thread active and no padding lanes (whose values are not the identity): no blend.
+  const bool all = kPadded == N && mask.IsAll();
   const auto load = [&](int t0) {
+    if (all) return hn::Load(d, x.data() + t0);
     return hn::IfThenElse(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, x.data() + t0),
                           identity);
   };
@@ -354,6 +357,14 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
     hn::Store(v, d, r.data() + t0);
   };
   const auto butterfly = [&](V v) {
+    if constexpr (L == 8 && HWY_TARGET == HWY_AVX2) {
+      // In-block shuffles (VPSHUFD, one cycle) and a block swap where the table lookups below
+      // are a VPERMD (three cycles on Zen 3) each.
+      if constexpr (kSeg >= 2) v = Op::Apply(v, hn::Shuffle2301(v));
+      if constexpr (kSeg >= 4) v = Op::Apply(v, hn::Shuffle1032(v));
+      if constexpr (kSeg >= 8) v = Op::Apply(v, hn::SwapAdjacentBlocks(v));
+      return v;
+    }
     alignas(64) int32_t idx[L];
     for (int k = 1; k < kSeg; k *= 2) {
       for (int l = 0; l < L; ++l) idx[l] = l ^ k;  // folded to constants: kSeg and L are fixed

@@ -108,10 +108,11 @@ void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T
   static_assert(kSeg >= kMinWaveSize, "segments are waves or whole vectors");
   const SegmentedSum32<kSeg> segments;
   const bool long_wave = W > L;
+  const bool all = mask.IsAll();  // every thread active: nothing to zero (padding comes last)
   auto carry = hn::Zero(d);
   for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
-    const auto on = MaskOfBits(d, mask.Bits64(t0, 64));
-    const auto v = hn::IfThenElseZero(on, hn::Load(d, in + t0));
+    auto v = hn::Load(d, in + t0);
+    if (!all) v = hn::IfThenElseZero(MaskOfBits(d, mask.Bits64(t0, 64)), v);
     auto s = segments.Inclusive(v);
     if (long_wave) {
       if ((t0 & (W - 1)) == 0) carry = hn::Zero(d);
