@@ -180,9 +180,11 @@ HWY_INLINE V PopulationCount32(V v) {
 
 /// Inclusive sums of 32-bit lanes within segments of kSeg lanes of a vector (kSeg a power of two,
 /// at most the vector length): log2(kSeg) steps, step j adding lane l - 2^j to lane l where
-/// l % kSeg >= 2^j. The shuffles and masks are loop-invariant, so callers build one of these
-/// before their loop over vectors. Wave scans use kSeg = the wave size; a group-wide scan uses
-/// kSeg = the vector length (the default) and carries LastLane across vectors.
+/// l % kSeg >= 2^j (on AVX2, for kSeg 4 and 8, shifts within each 128-bit block and then the
+/// lower block's total added to the upper block). The shuffles and masks are loop-invariant, so
+/// callers build one of these before their loop over vectors. Wave scans use kSeg = the wave
+/// size; a group-wide scan uses kSeg = the vector length (the default) and carries LastLane
+/// across vectors.
 template <int kSeg = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()))>
 class SegmentedSum32 {
  public:
@@ -211,13 +213,14 @@ class SegmentedSum32 {
   }
 
   HWY_INLINE V Inclusive(V v) const {
-    if constexpr (kLanes == 8 && HWY_TARGET == HWY_AVX2) {
+    // Not for segments of 2: the in-block shifts would carry lane 1 into lane 2.
+    if constexpr (kLanes == 8 && HWY_TARGET == HWY_AVX2 && kSeg >= 4) {
       // In-block shifts (VPSLLDQ, one cycle) and one cross-block step, where the tables below
       // cost a VPERMD (three cycles on Zen 3) and an AND each: uint WavePrefixSum at wave 32
       // went from 76 to 55 ns a group of 64 threads in cache.
       const D d;
-      if constexpr (kSeg >= 2) v = hn::Add(v, hn::ShiftLeftLanes<1>(d, v));
-      if constexpr (kSeg >= 4) v = hn::Add(v, hn::ShiftLeftLanes<2>(d, v));
+      v = hn::Add(v, hn::ShiftLeftLanes<1>(d, v));
+      v = hn::Add(v, hn::ShiftLeftLanes<2>(d, v));
       if constexpr (kSeg >= 8)  // the lower block's last sum onto every lane of the upper block
         v = hn::Add(v, hn::Broadcast<3>(hn::ConcatLowerLower(d, v, hn::Zero(d))));
       return v;
