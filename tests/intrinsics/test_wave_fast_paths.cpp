@@ -3,7 +3,8 @@
 // wave reductions Sum, Product, BitAnd, BitOr, BitXor, Min and Max (core::Reduce32Vectors: the
 // op's identity in inactive lanes, a long wave's vectors combined, an xor butterfly within each
 // wave) against plain scalar loops written from the spec text, at every wave size, full and
-// partial waves, every mask pattern, int and uint with values that wrap.
+// partial waves, every mask pattern, int and uint with values that wrap; and padding lanes past
+// the group's last thread that hold values other than the op's identity.
 #include "emulator/emulator.h"
 #include "intrinsics/wave_reduce.h"
 #include "intrinsics/wave_scan.h"
@@ -157,6 +158,46 @@ void SweepGroupSizes() {
   SweepFastPath<kOp, T, 100>();
   SweepFastPath<kOp, T, 24>();
   SweepFastPath<kOp, T, 4>();
+}
+
+/// Padding lanes (the storage past N, "computed and never observed") hold whatever the
+/// arithmetic before left there, e.g. the 1 of `x + 1u`, not the op's identity. With every
+/// thread active, where the fast paths skip their mask, no real thread may see them. N = 6 and
+/// 102 leave padding on every target (4, 8 and 16 lanes a vector).
+template <FastOp kOp, class T, int N>
+void CheckGarbagePadding() {
+  static_assert(Lanes<T, N>::kPadded > N, "a group size that leaves padding lanes");
+  const Arr<T, N> x = WrappingInputs<T, N>(77u + uint32_t(N));
+  Lanes<T, N> in(x);
+  for (int t = N; t < Lanes<T, N>::kPadded; ++t) in.data()[t] = T(0x9e3779b9u * uint32_t(t + 1));
+  const Mask<N> all = Mask<N>::All();
+  for (int W : kWaveSizes) {
+    const Arr<T, N> expected = kOp == FastOp::kPrefixSum ? ScalarPrefixSum<T, N>(x, all, W)
+                                                         : ScalarWaveReduce<kOp, T, N>(x, all, W);
+    CheckLanes<T, N, T>(Core<kOp>(in, all, W), expected, all, T(0), x,
+                        fmt::format("{}, group {}, wave size {}, every thread active, nonzero "
+                                    "padding lanes",
+                                    FastOpName(kOp), N, W));
+  }
+}
+
+template <FastOp kOp>
+void CheckGarbagePaddingSizes() {
+  CheckGarbagePadding<kOp, uint32_t, 6>();
+  CheckGarbagePadding<kOp, uint32_t, 102>();
+  CheckGarbagePadding<kOp, int32_t, 102>();
+}
+
+TEST_CASE("Padding lanes past the group's last thread never reach a thread's result, with every "
+          "thread active") {
+  CheckGarbagePaddingSizes<FastOp::kPrefixSum>();
+  CheckGarbagePaddingSizes<FastOp::kSum>();
+  CheckGarbagePaddingSizes<FastOp::kProduct>();
+  CheckGarbagePaddingSizes<FastOp::kBitAnd>();
+  CheckGarbagePaddingSizes<FastOp::kBitOr>();
+  CheckGarbagePaddingSizes<FastOp::kBitXor>();
+  CheckGarbagePaddingSizes<FastOp::kMin>();
+  CheckGarbagePaddingSizes<FastOp::kMax>();
 }
 
 TEST_CASE_TEMPLATE(
