@@ -199,25 +199,23 @@ class SegmentedSum32 {
     // The index tables go through an array and the masks through bits, which GCC folds into
     // constants (vector arithmetic on lane indices it computes at run time, in every caller).
     alignas(64) int32_t idx[kLanes];
-    for (int j = 0; j < kSteps; ++j) {
-      uint64_t keep = 0;  // lanes at least 2^j into their segment
-      for (int l = 0; l < kLanes; ++l) {
-        idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
-        if (l % kSeg >= (1 << j)) keep |= uint64_t{1} << l;
+    if constexpr (!kInBlockShifts) {
+      for (int j = 0; j < kSteps; ++j) {
+        uint64_t keep = 0;  // lanes at least 2^j into their segment
+        for (int l = 0; l < kLanes; ++l) {
+          idx[l] = l >= (1 << j) ? l - (1 << j) : 0;
+          if (l % kSeg >= (1 << j)) keep |= uint64_t{1} << l;
+        }
+        down_[j] = hn::SetTableIndices(d, idx);
+        keep_[j] = MaskOfBits(d, keep);
       }
-      down_[j] = hn::SetTableIndices(d, idx);
-      keep_[j] = MaskOfBits(d, keep);
     }
     for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
     last_ = hn::SetTableIndices(d, idx);
   }
 
   HWY_INLINE V Inclusive(V v) const {
-    // Not for segments of 2: the in-block shifts would carry lane 1 into lane 2.
-    if constexpr (kLanes == 8 && HWY_TARGET == HWY_AVX2 && kSeg >= 4) {
-      // In-block shifts (VPSLLDQ, one cycle) and one cross-block step, where the tables below
-      // cost a VPERMD (three cycles on Zen 3) and an AND each: uint WavePrefixSum at wave 32
-      // went from 76 to 55 ns a group of 64 threads in cache.
+    if constexpr (kInBlockShifts) {
       const D d;
       v = hn::Add(v, hn::ShiftLeftLanes<1>(d, v));
       v = hn::Add(v, hn::ShiftLeftLanes<2>(d, v));
@@ -234,6 +232,11 @@ class SegmentedSum32 {
 
  private:
   static constexpr int kSteps = std::countr_zero(unsigned(kSeg));
+  // AVX2: in-block shifts (VPSLLDQ, one cycle) and one cross-block step instead of the tables,
+  // each step of which costs a VPERMD (three cycles on Zen 3) and an AND: uint WavePrefixSum at
+  // wave 32 went from 76 to 55 ns a group of 64 threads in cache. Not for segments of 2, where
+  // the in-block shifts would carry lane 1 into lane 2; the tables are then left unbuilt.
+  static constexpr bool kInBlockShifts = kLanes == 8 && HWY_TARGET == HWY_AVX2 && kSeg >= 4;
   using Indices = decltype(hn::IndicesFromVec(D(), hn::Zero(hn::RebindToSigned<D>())));
   Indices down_[kSteps > 0 ? kSteps : 1];
   hn::Mask<D> keep_[kSteps > 0 ? kSteps : 1];
