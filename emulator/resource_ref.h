@@ -624,7 +624,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// order = index order: the k-th writing thread writes element first + k, as in
   /// `list[start + WavePrefixCountBits(pred)] = x` under if_(pred) with one base per group) and in
   /// bounds. First every vector of threads has its active indices compressed and compared with
-  /// the expected run; returns false, having stored nothing, as soon as one is not. Then the
+  /// the expected run; returns false, having stored nothing, if one is not. Then the
   /// active values, compressed, are stored in thread order: a whole vector where all its slots
   /// lie within the run (the slots past its own values are the next vectors' to overwrite), a
   /// masked store of just its values near the run's end, never a neighbour's element (other
@@ -651,26 +651,30 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         const uint32_t count = uint32_t(mask.Count());
         if (uint64_t(first) + count > binding_.count) return false;
         constexpr int kVectors = Uint<N>::kPadded / L;
-        hn::Mask<decltype(du)> on[kVectors];  // each vector's writing threads, for both passes
+        // Each vector's compression, worked out from its mask bits once for both passes.
+        using Compressor = Compressor32<hn::ScalableTag<uint32_t>>;
+        Compressor compress[kVectors];
+        // Bits of writing threads whose index is not the run's next one: gathered over every
+        // vector and tested once, so the check pass has no branch of its own.
+        uint64_t stray = 0;
         uint32_t next = first;
         for (int k = 0; k < kVectors; ++k) {
-          on[k] = MaskOfBits(du, mask.Bits64(k * L, 64));
-          const size_t n = hn::CountTrue(du, on[k]);
-          if (n == 0) continue;
-          const auto got = Compress32(du, hn::Load(du, index_.data() + k * L), on[k]);
-          if (!hn::AllTrue(du, hn::Or(hn::Not(hn::FirstN(du, n)), hn::Eq(got, IotaFrom(du, next)))))
-            return false;
+          compress[k] = Compressor(du, mask.Bits64(k * L, L));
+          const int n = compress[k].count();
+          const auto got = compress[k](hn::Load(du, index_.data() + k * L));
+          stray |= ~BitsOfMask(du, hn::Eq(got, IotaFrom(du, next))) & ((uint64_t{1} << n) - 1);
           next += uint32_t(n);
         }
+        if (stray) return false;
         const uint64_t end = uint64_t(first) + count;
         next = first;
         for (int k = 0; k < kVectors; ++k) {
-          const auto m = hn::RebindMask(de, on[k]);
-          const size_t n = hn::CountTrue(de, m);
+          const int n = compress[k].count();
           if (n == 0) continue;
-          const auto run = Compress32(de, hn::Load(de, values + k * L), m);
+          const auto run =
+              hn::BitCast(de, compress[k](hn::BitCast(du, hn::Load(de, values + k * L))));
           if (uint64_t(next) + L <= end) hn::StoreU(run, de, base + next);
-          else hn::BlendedStore(run, hn::FirstN(de, n), de, base + next);
+          else hn::BlendedStore(run, hn::FirstN(de, size_t(n)), de, base + next);
           next += uint32_t(n);
         }
         return true;

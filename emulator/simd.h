@@ -122,25 +122,59 @@ constexpr std::array<uint32_t, 256> MakeCompress8Table() {
 inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table();
 }  // namespace detail
 
-/// hn::Compress of 32-bit lanes: the lanes of m first, in order; what follows them is the
-/// target's (the other lanes in order on AVX2, zeros from VPCOMPRESSD on AVX-512). Highway
-/// 1.0.3's AVX2 Compress keeps its 1 KiB index table in a function-local constexpr array that
-/// GCC 12 copies onto the stack (a call to memcpy) at every call; on an AMD EPYC (Zen 3) that
-/// copy was 26% of the free-ID benchmark's samples (docs/performance_history.md, session 41).
-/// This reads one word of a table built once: its nibbles, shifted into place, are the
-/// permutation. Other targets keep Highway's (VPCOMPRESSD on AVX-512).
+/// hn::Compress of 32-bit lanes for the lanes set in `bits`, worked out once and applied to as
+/// many vectors as share those lanes (a store's indices and its values): the lanes of the bits
+/// first, in order; what follows them is the target's (the other lanes in order on AVX2, zeros
+/// from VPCOMPRESSD on AVX-512). Highway 1.0.3's AVX2 Compress keeps its 1 KiB index table in a
+/// function-local constexpr array that GCC 12 copies onto the stack (a call to memcpy) at every
+/// call; on an AMD EPYC (Zen 3) that copy was 26% of the free-ID benchmark's samples
+/// (docs/performance_history.md, session 41). On AVX2 this reads one word of a table built once
+/// (its nibbles, shifted into place, are the permutation), straight from the bits: no mask
+/// vector is made. Other targets keep Highway's (VPCOMPRESSD on AVX-512).
+template <class D>
+class Compressor32 {
+  static_assert(sizeof(hn::TFromD<D>) == 4, "Compressor32 is for 32-bit lanes");
+
+ public:
+  Compressor32() = default;  // to fill an array of them
+  HWY_INLINE Compressor32(D d, uint64_t bits) {
+    bits &= hn::MaxLanes(d) >= 64 ? ~uint64_t{0} : (uint64_t{1} << hn::MaxLanes(d)) - 1;
+    count_ = std::popcount(bits);
+    if constexpr (kPermutes) {
+      const hn::RebindToUnsigned<D> du;
+      const auto packed = hn::Set(du, detail::kCompress8Table[bits]);
+      const auto nibble_shift = hn::ShiftLeft<2>(hn::Iota(du, 0));  // 0, 4, ..., 28: a constant
+      const auto index = hn::And(packed >> nibble_shift, hn::Set(du, 7u));
+      plan_ = hn::IndicesFromVec(d, hn::BitCast(hn::RebindToSigned<D>(), index));
+    } else {
+      plan_ = MaskOfBits(d, bits);
+    }
+  }
+  /// How many lanes the bits select: the compressed vector's lanes that count.
+  int count() const { return count_; }
+  HWY_INLINE hn::Vec<D> operator()(hn::Vec<D> v) const {
+    if constexpr (kPermutes) return hn::TableLookupLanes(v, plan_);
+    else return hn::Compress(v, plan_);
+  }
+
+ private:
+#if HWY_TARGET == HWY_AVX2
+  static constexpr bool kPermutes = detail::kIsFull256<D>;  // 8 lanes: one byte of bits
+#else
+  static constexpr bool kPermutes = false;
+#endif
+  using Indices = decltype(hn::IndicesFromVec(D(), hn::Zero(hn::RebindToSigned<D>())));
+  using Plan = std::conditional_t<kPermutes, Indices, hn::Mask<D>>;
+  Plan plan_;
+  int count_ = 0;
+};
+
+/// hn::Compress of 32-bit lanes: the lanes of m first, in order; the rest as Compressor32 says.
 template <class D>
 HWY_INLINE hn::Vec<D> Compress32(D d, hn::Vec<D> v, hn::Mask<D> m) {
   static_assert(sizeof(hn::TFromD<D>) == 4, "Compress32 is for 32-bit lanes");
 #if HWY_TARGET == HWY_AVX2
-  if constexpr (detail::kIsFull256<D>) {
-    const hn::RebindToUnsigned<D> du;
-    const auto packed = hn::Set(du, detail::kCompress8Table[BitsOfMask(d, m)]);
-    const auto nibble_shift = hn::ShiftLeft<2>(hn::Iota(du, 0));  // 0, 4, ..., 28: a constant
-    const auto index = hn::And(packed >> nibble_shift, hn::Set(du, 7u));
-    const hn::RebindToSigned<D> di;
-    return hn::TableLookupLanes(v, hn::IndicesFromVec(d, hn::BitCast(di, index)));
-  }
+  if constexpr (detail::kIsFull256<D>) return Compressor32<D>(d, BitsOfMask(d, m))(v);
 #endif
   return hn::Compress(v, m);
 }

@@ -1,7 +1,7 @@
 // test_simd_masks.cpp -- the mask helpers of emulator/simd.h that take their own route on some
-// targets (BitsOfMask, MaskOfBits: register moves on AVX-512 and AVX2; Compress32: a table of
-// its own on AVX2), against scalar loops over the lanes, for every lane width the static
-// target's full vectors have.
+// targets (BitsOfMask, MaskOfBits: register moves on AVX-512 and AVX2; Compress32 and
+// Compressor32: a table of their own on AVX2), against scalar loops over the lanes, for every
+// lane width the static target's full vectors have.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -72,6 +72,19 @@ void CheckCompress32() {
     // Highway's own Compress leaves the others' order to the target, so only ours is held to it.
     if (lanes == 8)
       for (size_t k = selected; k < lanes; ++k) CHECK(out[k] == expected[k]);
+    // Compressor32: the same compression worked out from the bits alone (bits past the lanes
+    // ignored), its count, and the one plan applied to a second vector.
+    const uint64_t garbage = lanes >= 64 ? 0 : ~uint64_t(0) << lanes;
+    const Compressor32<hn::ScalableTag<T>> compress(d, bits | garbage);
+    CHECK(compress.count() == int(selected));
+    hn::StoreU(compress(hn::LoadU(d, in.data())), d, out.data());
+    for (size_t k = 0; k < selected; ++k) CHECK(out[k] == expected[k]);
+    std::vector<T> other(lanes), out_other(lanes);
+    for (size_t i = 0; i < lanes; ++i) other[i] = T(7 + 5 * int(i));
+    hn::StoreU(compress(hn::LoadU(d, other.data())), d, out_other.data());
+    size_t k = 0;
+    for (size_t i = 0; i < lanes; ++i)
+      if ((bits >> i) & 1) CHECK(out_other[k++] == other[i]);
   }
 }
 
@@ -86,7 +99,7 @@ TEST_CASE("MaskOfBits and BitsOfMask agree with the lanes, every lane width") {
   CheckMaskBitsRoundTrip<double>();
 }
 
-TEST_CASE("Compress32 puts the selected lanes first, in order") {
+TEST_CASE("Compress32 and Compressor32 put the selected lanes first, in order") {
   CheckCompress32<uint32_t>();
   CheckCompress32<int32_t>();
   CheckCompress32<float>();
