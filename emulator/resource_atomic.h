@@ -160,12 +160,10 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
 /// the total. Computed a vector of threads at a time: inactive threads zeroed from the mask bits,
 /// a log-step scan inside the vector, a running carry across vectors, so the total is ready
 /// without a serial add per active thread, and after the fetch_add each vector takes the base in
-/// one add. Inactive threads get 0. The result is made only after the fetch_add, so its zeroing
-/// is a dead store the compiler drops (a result written before the atomic would have to be in
-/// memory when it runs).
+/// one add. Writes the active threads' originals into `out` (N entries) and leaves the others.
 template <class T, int N>
-HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& value,
-                                      const Mask<N>& active) {
+HWY_INLINE void FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& value, const Mask<N>& active,
+                               T* out) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
   using Scan = SegmentedSum32<>;  // one segment per vector
   using V = typename Scan::V;
@@ -186,73 +184,79 @@ HWY_INLINE Lanes<T, N> FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& val
     carry = hn::Add(carry, scan.LastLane(inclusive));
   }
   const V base = hn::Set(d, uint32_t(DeviceFetchAdd(g, p, T(hn::GetLane(carry)))));
-  Lanes<T, N> original{NoInit{}};
-  uint32_t* out = reinterpret_cast<uint32_t*>(original.data());
+  uint32_t* o = reinterpret_cast<uint32_t*>(out);
   for (int k = 0; k < kVectors; ++k)
-    hn::Store(hn::IfThenElseZero(on[k], hn::Add(before[k], base)), d, out + k * L);
-  return original;
+    hn::Store(hn::IfThenElse(on[k], hn::Add(before[k], base), hn::Load(d, o + k * L)), d,
+              o + k * L);
 }
 
-/// Every active thread applies op to one element, in ascending thread order. For Add on device
-/// memory this is one fetch_add of the total, each thread's original being the value before it
-/// plus the sum of the lower threads' values: the same result as the lane-order loop, and the
-/// group's additions stay contiguous, as GPUs that coalesce a wave's atomics make them.
+/// Device InterlockedAdd on one element under a sparse mask (or of 64-bit values): the total
+/// first, then one fetch_add, then each active thread's original (the base plus the values of
+/// the lower active threads) blended into its vector of `out`, which is stored once; vectors
+/// with no active thread are not touched. Writing the lanes one by one and reading them back as
+/// vectors (as the caller does next) would stall store forwarding.
 template <class T, int N>
-HWY_INLINE Lanes<T, N> AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
-                                     const Lanes<T, N>& value, const Lanes<T, N>& compare,
-                                     bool wants_original) {
+HWY_INLINE void FetchAddSparse(T* p, const Lanes<T, N>& value, const Mask<N>& active, T* out) {
+  using U = std::make_unsigned_t<T>;
+  if (active.Empty()) return;  // no thread adds: no fetch_add
+  U total = 0;
+  active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
+  U running = U(DeviceFetchAdd(GroupState<N>::Current(), p, T(total)));
+  const hn::ScalableTag<T> d;
+  constexpr int L = int(hn::MaxLanes(d));
+  const hn::RebindToSigned<decltype(d)> di;
+  using I = hn::TFromD<decltype(di)>;
+  const auto lanes = hn::Iota(di, 0);
+  for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
+    uint64_t bits = active.Bits64(i, L);
+    if (!bits) continue;
+    auto v = hn::Load(d, out + i);
+    for (; bits; bits &= bits - 1) {
+      const int lane = std::countr_zero(bits);
+      v = hn::IfThenElse(hn::RebindMask(d, hn::Eq(lanes, hn::Set(di, I(lane)))),
+                         hn::Set(d, T(running)), v);
+      running = U(running + U(value.lane(i + lane)));
+    }
+    hn::Store(v, d, out + i);
+  }
+}
+
+/// Every active thread applies op to one element, in ascending thread order, and its original
+/// value goes to out[t]; the other threads' entries of `out` (N of them) are left as they are.
+/// For Add on device memory this is one fetch_add of the total, each thread's original being the
+/// value before it plus the sum of the lower threads' values: the same result as the lane-order
+/// loop, and the group's additions stay contiguous, as GPUs that coalesce a wave's atomics make
+/// them.
+template <class T, int N>
+HWY_INLINE void AtomicUniform(const char* name, AtomicOp op, const UniformRef<T>& dest,
+                              const Lanes<T, N>& value, const Lanes<T, N>& compare,
+                              bool wants_original, T* out) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
-  using U = std::make_unsigned_t<T>;
   const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
   const bool device = dest.binding().space == MemorySpace::kDevice;
-  if constexpr (sizeof(T) == 4) {
-    // A vector scan of every vector of threads, unless the mask is sparse (at most one thread a
-    // vector on average, as in a claim from each wave's first lane): there the running sum below
-    // costs less, most on AVX2, whose scan steps are lane permutes.
-    constexpr int kVectors = Lanes<T, N>::kPadded / int(hn::MaxLanes(hn::ScalableTag<T>()));
-    if (op == AtomicOp::kAdd && device && active.Count() > kVectors)
-      if (T* p = dest.Target()) return FetchAddScan32(GroupState<N>::Current(), p, value, active);
-  }
-  Lanes<T, N> original(T(0));
-  if (active.Empty()) return original;
   T* p = dest.Target();
+  if (op == AtomicOp::kAdd && device && p) {
+    if constexpr (sizeof(T) == 4) {
+      // A vector scan of every vector of threads, unless the mask is sparse (at most one thread
+      // a vector on average, as in a claim from each wave's first lane): there the running sum
+      // costs less, most on AVX2, whose scan steps are lane permutes.
+      constexpr int kVectors = Lanes<T, N>::kPadded / int(hn::MaxLanes(hn::ScalableTag<T>()));
+      if (active.Count() > kVectors)
+        return FetchAddScan32(GroupState<N>::Current(), p, value, active, out);
+    }
+    return FetchAddSparse(p, value, active, out);  // 64-bit values, and sparse masks
+  }
+  if (active.Empty()) return;
   if (!p) {
     bool reported = !wants_original;
-    active.ForEach([&](int t) {
-      original.set_lane(t, UndefinedOriginal<T>(name, t, dest.index(), reported));
-    });
+    active.ForEach([&](int t) { out[t] = UndefinedOriginal<T>(name, t, dest.index(), reported); });
     RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, uint64_t(active.Count()),
                       active.First(), dest.index());
-    return original;
+    return;
   }
-  if (op == AtomicOp::kAdd && device) {  // 64-bit values, and 32-bit ones under sparse masks
-    // The total first, then one fetch_add, then each thread's original (the base plus the
-    // values of the lower active threads) put into its vector with masked broadcasts, and the
-    // vector stored once: writing the lanes one by one and reading them back as vectors (as
-    // the caller does next) stalls store forwarding.
-    U total = 0;
-    active.ForEach([&](int t) { total = U(total + U(value.lane(t))); });
-    U running = U(DeviceFetchAdd(GroupState<N>::Current(), p, T(total)));
-    const hn::ScalableTag<T> d;
-    constexpr int L = int(hn::MaxLanes(d));
-    for (int i = 0; i < Lanes<T, N>::kPadded; i += L) {
-      uint64_t bits = active.Bits64(i, L);
-      if (!bits) continue;  // stays 0
-      auto v = hn::Zero(d);
-      for (; bits; bits &= bits - 1) {
-        const int lane = std::countr_zero(bits);
-        v = hn::IfThenElse(MaskOfBits(d, uint64_t{1} << lane), hn::Set(d, T(running)), v);
-        running = U(running + U(value.lane(i + lane)));
-      }
-      hn::Store(v, d, original.data() + i);
-    }
-    return original;
-  }
-  active.ForEach([&](int t) {
-    original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
-  });
-  return original;
+  active.ForEach(
+      [&](int t) { out[t] = AtomicApply(op, p, device, value.lane(t), compare.lane(t)); });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -366,13 +370,28 @@ HWY_INLINE void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V&
   const Lanes<T, N> v = AtomicOperand<T, N>(value);
   const Lanes<T, N> c = AtomicOperand<T, N>(compare);
   using D = std::remove_cvref_t<Dest>;
-  constexpr bool kWantsOriginal = !std::is_same_v<std::remove_cvref_t<O>, NoArg>;
+  using OD = std::remove_cvref_t<O>;
+  constexpr bool kWantsOriginal = !std::is_same_v<OD, NoArg>;
+  constexpr bool kOriginalIsLocal = std::is_same_v<OD, Lanes<T, N>> || kSameBitsLanes<OD, T, N>;
+  if constexpr (ThreadsOf<D>() == 0 && kOriginalIsLocal) {
+    // original_value is a per-thread local of T's width: the atomic writes the active threads'
+    // originals into it and leaves the others, which is what the masked assignment below does,
+    // without a result in between. Not where helper lanes (pixel shaders) are to get theirs.
+    if (const GroupState<N>* s = GroupState<N>::Current(); !s || !s->helper().Any()) {
+      AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c, true,
+                          reinterpret_cast<T*>(original_value.data()));
+      return;
+    }
+  }
   Lanes<T, N> result = [&] {
-    if constexpr (ThreadsOf<D>() != 0)
+    if constexpr (ThreadsOf<D>() != 0) {
       return AtomicPerThread<T, N>(name, op, dest, v, c, kWantsOriginal);
-    else
-      return AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c,
-                                 kWantsOriginal);
+    } else {
+      Lanes<T, N> original(T(0));
+      AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c,
+                          kWantsOriginal, original.data());
+      return original;
+    }
   }();
   if constexpr (kWantsOriginal) {
     if (const GroupState<N>* s = GroupState<N>::Current(); s && s->helper().Any()) [[unlikely]]
