@@ -160,7 +160,8 @@ Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N
 /// the total. Computed a vector of threads at a time: inactive threads zeroed from the mask bits,
 /// a log-step scan inside the vector, a running carry across vectors, so the total is ready
 /// without a serial add per active thread, and after the fetch_add each vector takes the base in
-/// one add. Writes the active threads' originals into `out` (N entries) and leaves the others.
+/// one add. Writes the active threads' originals into `out`, the data of a Lanes<T, N> (all its
+/// padded entries are read and written back), and leaves the other threads' entries as they are.
 template <class T, int N>
 HWY_INLINE void FetchAddScan32(GroupBase* g, T* p, const Lanes<T, N>& value, const Mask<N>& active,
                                T* out) {
@@ -222,7 +223,8 @@ HWY_INLINE void FetchAddSparse(T* p, const Lanes<T, N>& value, const Mask<N>& ac
 }
 
 /// Every active thread applies op to one element, in ascending thread order, and its original
-/// value goes to out[t]; the other threads' entries of `out` (N of them) are left as they are.
+/// value goes to out[t]; the other threads' entries of `out` (the data of a Lanes<T, N>) are left
+/// as they are.
 /// For Add on device memory this is one fetch_add of the total, each thread's original being the
 /// value before it plus the sum of the lower threads' values: the same result as the lane-order
 /// loop, and the group's additions stay contiguous, as GPUs that coalesce a wave's atomics make
