@@ -654,8 +654,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         // Each vector's compression, worked out from its mask bits once for both passes.
         using Compressor = Compressor32<hn::ScalableTag<uint32_t>>;
         Compressor compress[kVectors];
-        // Bits of writing threads whose index is not the run's next one: gathered over every
-        // vector and tested once, so the check pass has no branch of its own.
+        // Nonzero when some writing thread's index is not the run's next one: each vector's
+        // mismatching slots after compression, ORed together and tested once, so the check pass
+        // has no branch of its own.
         uint64_t stray = 0;
         uint32_t next = first;
         for (int k = 0; k < kVectors; ++k) {

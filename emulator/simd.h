@@ -108,7 +108,7 @@ HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
 
 namespace detail {
 /// For each 8-bit mask m: the lane indices of m's set bits in ascending order, then those of its
-/// clear bits, a nibble each (output lane k in bits 4k..4k+3). Compress32 reads one entry.
+/// clear bits, a nibble each (output lane k in bits 4k..4k+3). Compressor32 reads one entry.
 constexpr std::array<uint32_t, 256> MakeCompress8Table() {
   std::array<uint32_t, 256> table{};
   for (uint32_t m = 0; m < 256; ++m) {
@@ -128,9 +128,10 @@ inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table(
 /// from VPCOMPRESSD on AVX-512). Highway 1.0.3's AVX2 Compress keeps its 1 KiB index table in a
 /// function-local constexpr array that GCC 12 copies onto the stack (a call to memcpy) at every
 /// call; on an AMD EPYC (Zen 3) that copy was 26% of the free-ID benchmark's samples
-/// (docs/performance_history.md, session 41). On AVX2 this reads one word of a table built once
-/// (its nibbles, shifted into place, are the permutation), straight from the bits: no mask
-/// vector is made. Other targets keep Highway's (VPCOMPRESSD on AVX-512).
+/// (docs/performance_history.md, session 41). For full 256-bit vectors on AVX2 this reads one
+/// word of a table built once (its nibbles, shifted into place, are the permutation), straight
+/// from the bits: no mask vector is made. Narrower vectors and other targets keep Highway's
+/// (VPCOMPRESSD on AVX-512).
 template <class D>
 class Compressor32 {
   static_assert(sizeof(hn::TFromD<D>) == 4, "Compressor32 is for 32-bit lanes");

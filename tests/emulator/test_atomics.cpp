@@ -272,6 +272,50 @@ TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the l
   CheckUniformAddAtGroupSize<T, 1024>();
 }
 
+// original_value of the other signedness (Uint<N> for an int buffer, as the free-ID kernel's
+// claim has it): the atomic writes the active threads' originals straight into it, and the
+// others keep theirs, for the vector scan (dense masks), the running sum (sparse masks, 64-bit
+// values) and the per-thread loop (every other op).
+template <class T>
+void CheckOtherSignednessOriginal() {
+  using O = std::conditional_t<std::is_signed_v<T>, std::make_unsigned_t<T>, std::make_signed_t<T>>;
+  constexpr int N = 64;
+  const auto values = RandomValues<T, N>(11, false);
+  const auto small = RandomValues<T, N>(12, true);
+  auto patterns = AllMaskPatterns<N>(8);
+  for (auto& few : FewThreadPatterns<N>()) patterns.push_back(std::move(few));
+  for (Op op : kOps) {
+    if (op == Op::kCompareStore) continue;  // no original_value
+    for (const auto& pattern : patterns) {
+      std::vector<T> host = {T(0x7ffffff0)};
+      T want_mem = host[0];
+      const RWBuffer<T> buf{std::span<T>(host)};
+      Lanes<O, N> orig(O(0x66));
+      const Lanes<T, N> v(op == Op::kCompareExchange ? small : values);
+      const Lanes<T, N> cmp(small);
+      RunGroup<N>(8, [&] {
+        if_(Bool<N>::FromMask(pattern.mask), [&] { CallInterlocked(op, buf[0u], v, cmp, orig); });
+      });
+      std::array<O, N> want{}, inputs{};
+      for (int t = 0; t < N; ++t) {
+        inputs[t] = O(values[t]);
+        if (pattern.mask.Test(t)) want[t] = O(ReferenceApply(op, want_mem, v.lane(t), cmp.lane(t)));
+      }
+      const std::string context = std::string("Interlocked") + OpName(op) +
+                                  " into original_value of the other signedness, under " +
+                                  pattern.name;
+      CHECK_MESSAGE(host[0] == want_mem, context);
+      CheckLanes<O, N>(orig, want, pattern.mask, O(0x66), inputs, context);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("every Interlocked op on one element writes an original_value of the other "
+                   "signedness for the active threads only",
+                   T, int32_t, uint32_t, int64_t, uint64_t) {
+  CheckOtherSignednessOriginal<T>();
+}
+
 TEST_CASE("Interlocked ops without original_value change memory the same way") {
   std::vector<uint32_t> host = {1, 2, 3, 4, 5, 6, 7, 8};
   const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
@@ -407,6 +451,33 @@ TEST_CASE("an all-uniform out-of-bounds atomic's original value is poison and re
   }
 }
 
+TEST_CASE("an out-of-bounds uniform destination gives the active threads an undefined original "
+          "and leaves the others'") {
+  // A per-thread original_value, written straight by the atomic: poison (spec) or 0 (lavapipe)
+  // on the active threads, reported once, and the inactive threads' values kept.
+  for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
+    for (bool max_op : {false, true}) {
+      std::vector<int32_t> host = {3};
+      const RWBuffer<int32_t> buf{std::span<int32_t>(host)};
+      DispatchShared shared;
+      Uint<8> orig(std::array<uint32_t, 8>{10, 11, 12, 13, 14, 15, 16, 17});
+      RunGroup<8>(8, [&] {
+        const Uint<8> t(std::array<uint32_t, 8>{0, 1, 2, 3, 4, 5, 6, 7});
+        if_(t % 3u != 0u, [&] {
+          if (max_op) InterlockedMax(buf[7u], Int<8>(5), orig);
+          else InterlockedAdd(buf[7u], Int<8>(5), orig);
+        });
+      }, profile, &shared);
+      const uint32_t undefined = profile.poison_undefined ? Poison<uint32_t>() : 0u;
+      for (int t = 0; t < 8; ++t)
+        CHECK(orig.lane(t) == (t % 3 != 0 ? undefined : uint32_t(10 + t)));
+      CHECK(host[0] == 3);
+      CHECK(shared.out_of_bounds_atomics.load() == 5);
+      CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 1u : 0u));
+    }
+  }
+}
+
 TEST_CASE("an out-of-bounds atomic without original_value is counted, not reported") {
   // Only the original value is undefined; a call that asks for none reaches no undefined point.
   // Per-thread destinations, a uniform one with per-thread values, and all-uniform arguments.
@@ -450,6 +521,53 @@ TEST_CASE("a helper lane's atomic does nothing; its original value is poison and
       CHECK(shared.diagnostics.kept()[0].rule ==
             "InterlockedAdd: original value of a helper lane's atomic is undefined");
   }
+}
+
+TEST_CASE("with helper lanes in the group, an inactive thread's original_value is kept") {
+  // Thread 1 is a helper, thread 3 is off: the atomic's result goes through the masked
+  // assignment (the helper's original is undefined), which leaves thread 3's value.
+  for (const DeviceProfile& profile : {SpecProfile(), LavapipeProfile()}) {
+    std::vector<uint32_t> host = {100};
+    const RWBuffer<uint32_t> buf{std::span<uint32_t>(host)};
+    const uint32_t undefined = profile.poison_undefined ? Poison<uint32_t>() : 0u;
+    Uint<4> uniform_dest(7u);
+    RunGroup<4>(4, [&] {
+      Mask<4> helper;
+      helper.Set(1, true);
+      GroupState<4>::Current()->set_helper(helper);
+      const Uint<4> t(std::array<uint32_t, 4>{0, 1, 2, 3});
+      if_(t != 3u, [&] { InterlockedAdd(buf[0u], Uint<4>(1u), uniform_dest); });
+    }, profile);
+    CHECK(uniform_dest.lane(0) == 100u);
+    CHECK(uniform_dest.lane(1) == undefined);
+    CHECK(uniform_dest.lane(2) == 101u);
+    CHECK(uniform_dest.lane(3) == 7u);
+    CHECK(host[0] == 102u);
+  }
+}
+
+TEST_CASE("a uniform groupshared destination writes a per-thread original_value for the active "
+          "threads only") {
+  constexpr int N = 16;
+  Uint<N> orig(0x55u);
+  uint32_t total = 0;
+  RunGroup<N>(8, [&] {
+    GroupShared<uint32_t> counter;
+    counter = 40u;
+    const Uint<N> t(std::array<uint32_t, N>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+    if_(t % 4u == 1u, [&] { InterlockedAdd(counter, t, orig); });
+    total = uint32_t(counter);
+  });
+  uint32_t running = 40;
+  for (int t = 0; t < N; ++t) {
+    if (t % 4 == 1) {
+      CHECK(orig.lane(t) == running);
+      running += uint32_t(t);
+    } else {
+      CHECK(orig.lane(t) == 0x55u);
+    }
+  }
+  CHECK(total == running);
 }
 
 // ------------------------------ RWByteAddressBuffer methods
