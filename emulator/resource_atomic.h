@@ -127,31 +127,30 @@ template <class T, int N>
                        helpers.Count()));
 }
 
-/// Every active thread applies op to its own destination, in ascending thread order.
-/// Returns the per-thread original values (0 for inactive threads). `wants_original`: the call
-/// has an original_value, so an out-of-bounds one is an undefined value it reports.
+/// Every active thread applies op to its own destination, in ascending thread order, and its
+/// original value goes to out[t]; the other threads' entries of `out` (the data of a Lanes<T, N>)
+/// are left as they are. `wants_original`: the call has an original_value, so an out-of-bounds
+/// one is an undefined value it reports.
 template <class T, int N>
-Lanes<T, N> AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N>& dest,
-                            const Lanes<T, N>& value, const Lanes<T, N>& compare,
-                            bool wants_original) {
+void AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N>& dest,
+                     const Lanes<T, N>& value, const Lanes<T, N>& compare, bool wants_original,
+                     T* out) {
   static_assert(kIsAtomicType<T>,
                 "Interlocked*: the destination must hold int, uint, int64_t or uint64_t");
   const Mask<N> active = CurrentWriteMask<N>();  // helper lanes' atomics do nothing
   const bool device = dest.binding().space == MemorySpace::kDevice;
-  Lanes<T, N> original(T(0));
   uint64_t oob = 0;
   int first = -1;
   bool reported = !wants_original;  // nothing reads an original that was not asked for
   dest.ForEachTarget(active, [&](int t, T* p) {
     if (p) {
-      original.set_lane(t, AtomicApply(op, p, device, value.lane(t), compare.lane(t)));
+      out[t] = AtomicApply(op, p, device, value.lane(t), compare.lane(t));
     } else {
       if (oob++ == 0) first = t;
-      original.set_lane(t, UndefinedOriginal<T>(name, t, dest.index().lane(t), reported));
+      out[t] = UndefinedOriginal<T>(name, t, dest.index().lane(t), reported);
     }
   });
   if (oob) RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, oob, first, dest.index().lane(first));
-  return original;
 }
 
 /// Device InterlockedAdd of 32-bit values on one element, the kernels' claim of output space:
@@ -362,27 +361,25 @@ HWY_INLINE void Interlocked(const char* name, AtomicOp op, Dest&& dest, const V&
   using D = std::remove_cvref_t<Dest>;
   using OD = std::remove_cvref_t<O>;
   constexpr bool kWantsOriginal = !std::is_same_v<OD, NoArg>;
-  constexpr bool kOriginalIsLocal = std::is_same_v<OD, Lanes<T, N>> || kSameBitsLanes<OD, T, N>;
-  if constexpr (ThreadsOf<D>() == 0 && kOriginalIsLocal) {
+  // Applies the atomic, each active thread's original going to out[t].
+  const auto apply = [&](T* out) {
+    if constexpr (ThreadsOf<D>() != 0)
+      AtomicPerThread<T, N>(name, op, dest, v, c, kWantsOriginal, out);
+    else
+      AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c,
+                          kWantsOriginal, out);
+  };
+  if constexpr (std::is_same_v<OD, Lanes<T, N>> || kSameBitsLanes<OD, T, N>) {
     // original_value is a per-thread local of T's width: the atomic writes the active threads'
     // originals into it and leaves the others, which is what the masked assignment below does,
     // without a result in between. Not where helper lanes (pixel shaders) are to get theirs.
     if (const GroupState<N>* s = GroupState<N>::Current(); !s || !s->helper().Any()) {
-      AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c, true,
-                          reinterpret_cast<T*>(original_value.data()));
+      apply(reinterpret_cast<T*>(original_value.data()));
       return;
     }
   }
-  Lanes<T, N> result = [&] {
-    if constexpr (ThreadsOf<D>() != 0) {
-      return AtomicPerThread<T, N>(name, op, dest, v, c, kWantsOriginal);
-    } else {
-      Lanes<T, N> original(T(0));
-      AtomicUniform<T, N>(name, op, static_cast<const UniformRef<T>&>(dest), v, c,
-                          kWantsOriginal, original.data());
-      return original;
-    }
-  }();
+  Lanes<T, N> result(T(0));  // inactive threads: 0
+  apply(result.data());
   if constexpr (kWantsOriginal) {
     if (const GroupState<N>* s = GroupState<N>::Current(); s && s->helper().Any()) [[unlikely]]
       PoisonHelperOriginals(name, *s, result);

@@ -275,7 +275,8 @@ TEST_CASE_TEMPLATE("InterlockedAdd of 32-bit values on one element matches the l
 // original_value of the other signedness (Uint<N> for an int buffer, as the free-ID kernel's
 // claim has it): the atomic writes the active threads' originals straight into it, and the
 // others keep theirs, for the vector scan (dense masks), the running sum (sparse masks, 64-bit
-// values) and the per-thread loop (every other op).
+// values) and the per-thread loop (every other op) on one element, and for per-thread
+// destinations (four elements, each hit by every fourth thread).
 template <class T>
 void CheckOtherSignednessOriginal() {
   using O = std::conditional_t<std::is_signed_v<T>, std::make_unsigned_t<T>, std::make_signed_t<T>>;
@@ -306,12 +307,31 @@ void CheckOtherSignednessOriginal() {
                                   pattern.name;
       CHECK_MESSAGE(host[0] == want_mem, context);
       CheckLanes<O, N>(orig, want, pattern.mask, O(0x66), inputs, context);
+
+      std::vector<T> four = {T(1), T(2), T(3), T(4)};
+      std::vector<T> want_four = four;
+      const RWBuffer<T> per_thread_buf{std::span<T>(four)};
+      Lanes<O, N> per_thread_orig(O(0x77));
+      Uint<N> index{NoInit{}};
+      for (int t = 0; t < N; ++t) index.set_lane(t, uint32_t(t % 4));
+      RunGroup<N>(8, [&] {
+        if_(Bool<N>::FromMask(pattern.mask),
+            [&] { CallInterlocked(op, per_thread_buf[index], v, cmp, per_thread_orig); });
+      });
+      std::array<O, N> want_per_thread{};
+      for (int t = 0; t < N; ++t)
+        if (pattern.mask.Test(t))
+          want_per_thread[t] = O(ReferenceApply(op, want_four[t % 4], v.lane(t), cmp.lane(t)));
+      const std::string per_thread_context = context + ", per-thread destinations";
+      CHECK_MESSAGE(four == want_four, per_thread_context);
+      CheckLanes<O, N>(per_thread_orig, want_per_thread, pattern.mask, O(0x77), inputs,
+                       per_thread_context);
     }
   }
 }
 
-TEST_CASE_TEMPLATE("every Interlocked op on one element writes an original_value of the other "
-                   "signedness for the active threads only",
+TEST_CASE_TEMPLATE("every Interlocked op writes an original_value of the other signedness for "
+                   "the active threads only",
                    T, int32_t, uint32_t, int64_t, uint64_t) {
   CheckOtherSignednessOriginal<T>();
 }
