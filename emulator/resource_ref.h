@@ -533,8 +533,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     }
     uint64_t oob = 0;
     int first = -1;
+    const IndexCopy indices = Indices();
     mask.ForEach([&](int t) {
-      const uint32_t i = index_.lane(t);
+      const uint32_t i = indices.lane[t];
       if (binding_.InBounds(i)) {
         const E e = [&] {
           if constexpr (kIsLaneType<E>) return detail::ElementsOf<E>(v)[t];
@@ -546,7 +547,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       }
     });
     if (oob)
-      detail::RecordOutOfBounds(binding_, AccessKind::kWrite, oob, first, index_.lane(first));
+      detail::RecordOutOfBounds(binding_, AccessKind::kWrite, oob, first, indices.lane[first]);
   }
 
   /// RW[i] = RW2[j] copies values, not the reference.
@@ -598,8 +599,9 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// Calls f(thread, E* or nullptr when out of bounds) for the threads of `mask`, ascending.
   template <class F>
   void ForEachTarget(const Mask<N>& mask, F&& f) const {
+    const IndexCopy indices = Indices();
     mask.ForEach([&](int t) {
-      const uint32_t i = index_.lane(t);
+      const uint32_t i = indices.lane[t];
       f(t, binding_.InBounds(i) ? reinterpret_cast<E*>(binding_.Address(i)) : nullptr);
     });
   }
@@ -647,7 +649,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       } else {
         const int first_thread = mask.First();
         if (first_thread < 0) return true;  // no thread writes
-        const uint32_t first = index_.lane(first_thread);
+        const uint32_t first = Indices().lane[first_thread];
         const uint32_t count = uint32_t(mask.Count());
         if (uint64_t(first) + count > binding_.count) return false;
         constexpr int kVectors = Uint<N>::kPadded / L;
@@ -706,10 +708,21 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
                                hn::And(MaskOfBits(du, mask.Bits64(i, 64)),
                                        hn::Not(hn::Lt(hn::Load(du, index_.data() + i), count))));
       if (!hn::AllFalse(du, out_of_bounds)) return false;
-      const uint32_t* idx = index_.data();
-      mask.ForEach([&](int t) { base[idx[t]] = values[t]; });
+      const IndexCopy indices = Indices();
+      mask.ForEach([&](int t) { base[indices.lane[t]] = values[t]; });
       return true;
     }
+  }
+
+  /// index_ copied into a local array, for reads at run-time offsets: such reads of index_
+  /// itself keep it in memory, and the caller's index with it, on the fast paths too.
+  struct IndexCopy {
+    alignas(64) uint32_t lane[Uint<N>::kPadded];
+  };
+  IndexCopy Indices() const {
+    IndexCopy c;
+    detail::CopyBytes<sizeof(c.lane)>(c.lane, index_.data());
+    return c;
   }
 
   MemoryBinding binding_;
