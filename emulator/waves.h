@@ -5,6 +5,7 @@
 // 128-bit set (WaveLanes), so ballots, counts and "first lane" are word operations.
 #pragma once
 
+#include "emulator/config.h"
 #include "emulator/exec.h"
 #include "emulator/lanes.h"  // kIsSimdType, for FillWave
 #include "emulator/mask.h"
@@ -71,6 +72,22 @@ inline WaveLanes LanesOfWave(const Mask<N>& m, int wave, int W) {
     if (present > 64) r.word[1] = m.Bits64(first + 64, present - 64);
   }
   return r;
+}
+
+/// f.template operator()<kW>() with the run-time wave size W as the constant kW: the per-vector
+/// loops of a wave op then unroll, with no loop bounds or tests left to compute per group. One
+/// instantiation per wave size; W must be valid (IsValidWaveSize).
+template <class F>
+HWY_INLINE decltype(auto) WithWaveSize(int W, F&& f) {
+  static_assert(kMinWaveSize == 4 && kMaxWaveSize == 128, "one case per wave size below");
+  switch (W) {
+    case 4: return f.template operator()<4>();
+    case 8: return f.template operator()<8>();
+    case 16: return f.template operator()<16>();
+    case 32: return f.template operator()<32>();
+    case 64: return f.template operator()<64>();
+    default: return f.template operator()<128>();
+  }
 }
 
 // ------------------------------------------------------------------------------------------------

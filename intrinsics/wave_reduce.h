@@ -326,18 +326,19 @@ struct IntMinMaxOp {
 };
 
 /// A 32-bit integer Op over each wave's lanes in `mask`, for the whole group one vector of
-/// threads at a time (kSeg = min(W, vector length)): lanes not in `mask` take Op's identity from
+/// threads at a time (kSeg = min(kW, vector length)): lanes not in `mask` take Op's identity from
 /// the mask bits; a wave longer than a vector first combines its vectors lane by lane; an xor
 /// butterfly within kSeg lanes (offsets 1, 2, ..., kSeg / 2) then leaves the wave's result on
 /// every lane. Every Op here is associative and commutative on integers (+ and * wrap), so any
 /// order gives ReduceWaveInt's bits. As in PerWave, a wave with no lane in `mask` gets 0 (an op
 /// whose identity is 0 gives it with no extra step); padding lanes beyond N get values that are
 /// never observed.
-template <int kSeg, class Op, class T, int N>
-void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
+template <int kW, class Op, class T, int N>
+void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, Lanes<T, N>& r) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
   const hn::ScalableTag<T> d;
   constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kSeg = std::min(kW, L);
   constexpr int kPadded = Lanes<T, N>::kPadded;
   static_assert(64 % L == 0 && kSeg <= L, "a vector of threads must lie in one mask word");
   using V = hn::Vec<hn::ScalableTag<T>>;
@@ -350,7 +351,7 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
     return hn::IfThenElse(MaskOfBits(d, mask.Bits64(t0, 64)), hn::Load(d, x.data() + t0),
                           identity);
   };
-  const Mask<N> reached = kIdentity == T(0) ? Mask<N>() : WavesWithAny(mask, W);
+  const Mask<N> reached = kIdentity == T(0) ? Mask<N>() : WavesWithAny(mask, kW);
   const auto store = [&](V v, int t0) {
     if constexpr (kIdentity != T(0))
       v = hn::IfThenElseZero(MaskOfBits(d, reached.Bits64(t0, 64)), v);
@@ -372,12 +373,12 @@ void Reduce32Vectors(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, 
     }
     return v;
   };
-  if (W <= L) {
+  if constexpr (kW <= L) {
     for (int t0 = 0; t0 < kPadded; t0 += L) store(butterfly(load(t0)), t0);
     return;
   }
-  for (int first = 0; first < kPadded; first += W) {
-    const int end = std::min(first + W, kPadded);
+  for (int first = 0; first < kPadded; first += kW) {
+    const int end = std::min(first + kW, kPadded);
     V acc = load(first);
     for (int t0 = first + L; t0 < end; t0 += L) acc = Op::Apply(acc, load(t0));
     acc = butterfly(acc);
@@ -393,11 +394,7 @@ Lanes<T, N> ReduceVectorsOr(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
   if constexpr (std::is_integral_v<T> && sizeof(T) == 4 && L <= 16) {
     Lanes<T, N> r{NoInit{}};
-    // W and L are powers of two, W >= 4 (kMinWaveSize): min(W, L) is 4, 8 or 16.
-    const int seg = std::min(W, L);
-    if (seg == 4) Reduce32Vectors<4, Op>(x, mask, W, r);
-    else if (seg == 8) Reduce32Vectors<std::min(8, L), Op>(x, mask, W, r);
-    else Reduce32Vectors<L, Op>(x, mask, W, r);
+    WithWaveSize(W, [&]<int kW>() { Reduce32Vectors<kW, Op>(x, mask, r); });
     return r;
   } else {
     return fallback();
@@ -427,12 +424,17 @@ template <int N>
 HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
   // Each path makes its own result: NoInit's zeroing is dead only where every lane is written
   // after it, which the wide path does not do, and a zeroing shared by both paths stays.
-  if (W <= 32) return WaveBlockCounts(x.mask() & mask, W);
-  Uint<N> r{NoInit{}};
-  ForEachWave(x.mask() & mask, W, [&](const WaveSlice& w) {
-    FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
+  return WithWaveSize(W, [&]<int kW>() {
+    if constexpr (kW <= 32) {
+      return WaveBlockCounts(x.mask() & mask, kW);
+    } else {
+      Uint<N> r{NoInit{}};
+      ForEachWave(x.mask() & mask, kW, [&](const WaveSlice& w) {
+        FillWave(r.data() + w.first_thread, w.lanes_present, uint32_t(w.lanes.Count()));
+      });
+      return r;
+    }
   });
-  return r;
 }
 
 /// Sum over the lanes of each wave in `mask`.

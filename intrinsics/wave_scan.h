@@ -89,33 +89,34 @@ void ScanWave(const T* x, const WaveLanes& lanes, int present, int W, const Wave
   else ScanWaveInt<Op>(x, lanes, present, out);
 }
 
-/// Exclusive 32-bit integer sum within segments of kSeg lanes (kSeg = min(W, vector length)),
+/// Exclusive 32-bit integer sum within segments of kSeg lanes (kSeg = min(kW, vector length)),
 /// one vector of threads at a time, for the whole group: inactive lanes are zeroed from the mask
 /// bits, a log-step inclusive scan runs inside each segment (lane l adds lane l - k while
 /// l % kSeg >= k), waves longer than a vector carry the last lane's running sum into the next
 /// vector, and subtracting each lane's own (masked) input makes it exclusive. Every lane gets
 /// the sum over the active lanes below it in its wave, as ScanWaveInt writes; padding lanes
 /// beyond N get values that are never observed.
-template <int kSeg, class T, int N>
-void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, int W, Lanes<T, N>& r) {
+template <int kW, class T, int N>
+void ScanSum32Segments(const Lanes<T, N>& x, const Mask<N>& mask, Lanes<T, N>& r) {
   static_assert(sizeof(T) == 4 && std::is_integral_v<T>, "32-bit integer lanes only");
   const hn::ScalableTag<uint32_t> d;
   constexpr int L = int(hn::MaxLanes(d));
+  constexpr int kSeg = std::min(kW, L);
   static_assert(64 % L == 0, "a vector of threads must lie in one mask word");
   // uint32_t may alias int32_t (same type up to signedness); unsigned adds wrap without UB.
   const uint32_t* in = reinterpret_cast<const uint32_t*>(x.data());
   uint32_t* out = reinterpret_cast<uint32_t*>(r.data());
   static_assert(kSeg >= kMinWaveSize, "segments are waves or whole vectors");
   const SegmentedSum32<kSeg> segments;
-  const bool long_wave = W > L;
+  constexpr bool kLongWave = kW > L;
   const bool all = mask.IsAll();  // every thread active: nothing to zero (padding comes last)
   auto carry = hn::Zero(d);
   for (int t0 = 0; t0 < Lanes<T, N>::kPadded; t0 += L) {
     auto v = hn::Load(d, in + t0);
     if (!all) v = hn::IfThenElseZero(MaskOfBits(d, mask.Bits64(t0, 64)), v);
     auto s = segments.Inclusive(v);
-    if (long_wave) {
-      if ((t0 & (W - 1)) == 0) carry = hn::Zero(d);
+    if constexpr (kLongWave) {
+      if ((t0 & (kW - 1)) == 0) carry = hn::Zero(d);
       s = hn::Add(s, carry);
       carry = segments.LastLane(s);
     }
@@ -128,21 +129,13 @@ template <class Op, class T, int N>
 Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                           const WaveFloatPolicy& p) {
   if constexpr (std::is_same_v<Op, SumOp> && std::is_integral_v<T> && sizeof(T) == 4) {
-    Lanes<T, N> r{NoInit{}};
     constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
-    // W >= 4 (kMinWaveSize); a segment is at most one vector, so narrower targets (AVX2: 8
-    // lanes, SSSE3: 4) never instantiate the wider cases.
-    switch (std::min(W, L)) {
-      case 4:
-        if constexpr (L >= 4) { ScanSum32Segments<4>(x, mask, W, r); return r; }
-        break;
-      case 8:
-        if constexpr (L >= 8) { ScanSum32Segments<8>(x, mask, W, r); return r; }
-        break;
-      case 16:
-        if constexpr (L >= 16) { ScanSum32Segments<16>(x, mask, W, r); return r; }
-        break;
-      default: break;  // vectors wider than 16 lanes: the per-wave loop below
+    // Segments of at most one vector and at least 4 lanes (kMinWaveSize): vectors of 4 to 16
+    // lanes (SSSE3 to AVX-512); wider ones take the per-wave loop below.
+    if constexpr (L >= 4 && L <= 16) {
+      Lanes<T, N> r{NoInit{}};
+      WithWaveSize(W, [&]<int kW>() { ScanSum32Segments<kW>(x, mask, r); });
+      return r;
     }
   }
   Lanes<T, N> r;
@@ -154,10 +147,9 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
   return r;
 }
 
-/// For each lane, how many lanes below it in its wave have x true and are in `mask`.
+/// PrefixCountBits for waves of W lanes, inlined where W is a constant.
 template <int N>
-HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
-  const Mask<N> bits = x.mask() & mask;
+HWY_INLINE Uint<N> PrefixCountBitsOfWaves(const Mask<N>& bits, int W) {
   Uint<N> r{NoInit{}};
   // Vector popcounts, one vector of threads at a time. A vector's threads lie in one 32-bit half
   // of a mask word; thread t counts the set bits of that half below bit t % 32 and, when its
@@ -203,6 +195,13 @@ HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W)
     hn::Store(hn::Add(PopulationCount32(counted), hn::Set(d, base)), d, r.data() + t0);
   }
   return r;
+}
+
+/// For each lane, how many lanes below it in its wave have x true and are in `mask`.
+template <int N>
+HWY_INLINE Uint<N> PrefixCountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
+  const Mask<N> bits = x.mask() & mask;
+  return WithWaveSize(W, [&]<int kW>() { return PrefixCountBitsOfWaves(bits, kW); });
 }
 
 /// Exclusive sum within each wave over the lanes in `mask`.
