@@ -8,6 +8,7 @@
 #pragma once
 
 #include "emulator/exec.h"
+#include "emulator/streaming_stores.h"
 
 #include <atomic>
 
@@ -45,9 +46,15 @@ inline void AllMemoryBarrierWithGroupSync() {
 inline void GroupMemoryBarrier() {}
 
 // ------------------------------ DeviceMemoryBarrier
-inline void DeviceMemoryBarrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void DeviceMemoryBarrier() {
+  hwy::FlushStream();  // streaming stores (streaming_stores.h) are ordered by a store fence
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 
 // ------------------------------ AllMemoryBarrier
-inline void AllMemoryBarrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void AllMemoryBarrier() {
+  hwy::FlushStream();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 
 }  // namespace waveemu

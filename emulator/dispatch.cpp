@@ -3,6 +3,7 @@
 #include "emulator/dispatch.h"
 
 #include "emulator/groups_in_flight.h"
+#include "emulator/streaming_stores.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
@@ -37,13 +38,17 @@ void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
   if (count == 0) return;
   if (deterministic || max_threads == 1 || count == 1) {
     body(0, count);
+    hwy::FlushStream();  // the chunk's streaming stores (streaming_stores.h), before it ends
     return;
   }
   auto run = [&] {
     // Groups are cheap and uniform; chunks of at least grain / 2 groups (16 by default) keep the
     // per-task cost (one GroupState, or the fibers of groups in flight) small.
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, count, std::max<uint64_t>(grain, 1)),
-                      [&](const tbb::blocked_range<uint64_t>& r) { body(r.begin(), r.end()); });
+                      [&](const tbb::blocked_range<uint64_t>& r) {
+                        body(r.begin(), r.end());
+                        hwy::FlushStream();
+                      });
   };
   if (max_threads > 0) {
     tbb::task_arena arena(max_threads);

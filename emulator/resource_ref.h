@@ -10,6 +10,7 @@
 #include "emulator/exec.h"
 #include "emulator/lanes.h"
 #include "emulator/resource_element.h"
+#include "emulator/streaming_stores.h"
 
 #include <hwy/cache_control.h>
 
@@ -521,7 +522,12 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         const E* values = detail::ElementsOf<E>(v);
         // Every thread writes the element after its left neighbour's: one contiguous copy.
         if (mask.IsAll() && detail::IsConsecutiveInBounds(index_, binding_.count)) {
-          detail::CopyBytes<sizeof(E) * N>(base + index_.lane(0), values);
+          E* run = base + index_.lane(0);
+          // Whole cache lines a group, to a binding larger than the cache: past the cache.
+          if constexpr (sizeof(E) * N % detail::kCacheLineBytes == 0)
+            if (StreamsWrites(binding_) && detail::StreamBytes<sizeof(E) * N>(run, values))
+              return;
+          detail::CopyBytes<sizeof(E) * N>(run, values);
           return;
         }
         // The append pattern: the writing threads' indices are first, first + 1, ... in thread
@@ -712,6 +718,13 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
       mask.ForEach([&](int t) { base[indices.lane[t]] = values[t]; });
       return true;
     }
+  }
+
+  /// Whether whole-group contiguous stores through `m` stream past the cache
+  /// (streaming_stores.h): device memory, in a binding of at least StreamingStoreMinBytes().
+  static bool StreamsWrites(const MemoryBinding& m) {
+    return m.space == MemorySpace::kDevice &&
+           m.count * m.stride >= detail::streaming_store_min_bytes;
   }
 
   /// index_ copied into a local array, for reads at run-time offsets: such reads of index_

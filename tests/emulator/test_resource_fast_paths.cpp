@@ -489,3 +489,85 @@ TEST_CASE("a contiguous read of device memory asks for the memory 1 KiB on from 
   shared.space = MemorySpace::kGroupShared;
   CHECK(detail::ReadAheadWindow<256>(shared, base) == 0);
 }
+
+namespace {
+
+/// Sets the streaming-store threshold for one test and puts the default back.
+struct StreamingStoresFrom {
+  uint64_t saved = StreamingStoreMinBytes();
+  explicit StreamingStoresFrom(uint64_t bytes) { SetStreamingStoreMinBytes(bytes); }
+  ~StreamingStoresFrom() { SetStreamingStoreMinBytes(saved); }
+};
+
+/// Out[DTid.x] = DTid.x * 3 + 1 for E elements, groups of N threads: whole-group contiguous
+/// stores, the path that streams.
+template <class E, int N>
+struct ContiguousWrite {
+  static constexpr uint3 numthreads{uint32_t(N), 1, 1};
+  RWStructuredBuffer<E> Out;
+  void main(const SV_DispatchThreadID<N>& DTid) const {
+    Out[DTid.x] = PerThreadOf<E, N>(DTid.x * 3u + 1u);
+  }
+};
+
+/// Runs ContiguousWrite over `groups` groups into elements that start `offset` bytes past a
+/// 64-byte boundary, with a guard element on each side, and checks every element and both guards
+/// against a plain loop.
+template <class E, int N>
+void CheckContiguousWrite(size_t offset, uint32_t groups, int max_threads) {
+  const size_t count = size_t(groups) * N;
+  // 64 bytes of room before the aligned boundary (for the first guard), 64 to align it.
+  std::vector<std::byte> storage(128 + offset + (count + 1) * sizeof(E));
+  const uintptr_t aligned =
+      (reinterpret_cast<uintptr_t>(storage.data()) + 64 + 63) & ~uintptr_t{63};
+  E* elements = reinterpret_cast<E*>(aligned + offset);
+  E* guard_before = elements - 1;
+  E* guard_after = elements + count;
+  const E kGuard = E(0x5a5a5a5a);
+  *guard_before = *guard_after = kGuard;
+  for (size_t i = 0; i < count; ++i) elements[i] = E(7);
+  ContiguousWrite<E, N> k;
+  k.Out = RWStructuredBuffer<E>(std::span<E>(elements, count));
+  DispatchOptions options;
+  options.wave_size = 32 <= N ? 32 : N < 4 ? 4 : N;
+  options.max_threads = max_threads;
+  Dispatch(k, uint3{groups, 1, 1}, options);
+  std::string bad;
+  for (size_t i = 0; i < count && bad.size() < 400; ++i)
+    if (!(elements[i] == E(uint32_t(i) * 3u + 1u)))
+      bad += fmt::format(" element {}: got {};", i, double(elements[i]));
+  INFO(sizeof(E), "-byte elements, ", N, " threads a group, ", offset,
+       " bytes past a 64-byte boundary, max_threads ", max_threads);
+  CHECK_MESSAGE(bad.empty(), bad);
+  CHECK(*guard_before == kGuard);
+  CHECK(*guard_after == kGuard);
+}
+
+}  // namespace
+
+TEST_CASE("streaming stores write what plain stores write, at every alignment of the buffer") {
+  // Threshold 0: every contiguous whole-group store of whole cache lines streams, so these small
+  // buffers take the path that buffers larger than the cache take. Offsets 0, 16 and 48 stream
+  // (whole vectors, or 16-byte pieces); 4 and 8 are not 16-byte aligned and store plainly.
+  const StreamingStoresFrom everything(0);
+  for (int max_threads : {1, 0}) {
+    for (size_t offset : {0, 4, 8, 16, 48}) {
+      CheckContiguousWrite<uint32_t, 64>(offset, 300, max_threads);
+      CheckContiguousWrite<float, 16>(offset, 300, max_threads);   // one cache line a group
+      CheckContiguousWrite<uint64_t, 32>(offset, 300, max_threads);
+      CheckContiguousWrite<uint16_t, 64>(offset, 300, max_threads);  // 128 bytes a group
+      CheckContiguousWrite<uint32_t, 8>(offset, 300, max_threads);   // half a line: plain stores
+    }
+  }
+}
+
+TEST_CASE("the streaming-store threshold defaults to a cache size and can be set") {
+  const uint64_t initial = StreamingStoreMinBytes();
+  CHECK(initial >= (uint64_t{1} << 20));  // a last-level cache: at least 1 MiB on any host here
+  {
+    const StreamingStoresFrom none(UINT64_MAX);
+    CHECK(StreamingStoreMinBytes() == UINT64_MAX);
+    CheckContiguousWrite<uint32_t, 64>(16, 40, 1);
+  }
+  CHECK(StreamingStoreMinBytes() == initial);
+}
