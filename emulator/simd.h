@@ -263,7 +263,14 @@ class SegmentedSum32 {
     return v;
   }
   /// The vector's last lane on every lane: the running sum a long segment carries onward.
-  HWY_INLINE V LastLane(V v) const { return hn::TableLookupLanes(v, last_); }
+  HWY_INLINE V LastLane(V v) const {
+    // AVX2: the upper block on both halves, then its lane 3 (VPERM2I128, VPSHUFD). GCC 12 makes
+    // the one-table VPERMD a move, an extract and a broadcast: four instructions on the carry's
+    // path.
+    if constexpr (kLanes == 8 && HWY_TARGET == HWY_AVX2)
+      return hn::Broadcast<3>(hn::ConcatUpperUpper(D(), v, v));
+    return hn::TableLookupLanes(v, last_);
+  }
 
  private:
   static constexpr int kSteps = std::countr_zero(unsigned(kSeg));
