@@ -26,6 +26,7 @@ inline void GroupMemoryBarrierWithGroupSync() {
 inline void DeviceMemoryBarrierWithGroupSync() {
   CurrentGroupBase("DeviceMemoryBarrierWithGroupSync")
       .Barrier("DeviceMemoryBarrierWithGroupSync");
+  hwy::FlushStream();  // streaming stores (streaming_stores.h) are ordered by a store fence
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -33,6 +34,7 @@ inline void DeviceMemoryBarrierWithGroupSync() {
 /// Both of the above.
 inline void AllMemoryBarrierWithGroupSync() {
   CurrentGroupBase("AllMemoryBarrierWithGroupSync").Barrier("AllMemoryBarrierWithGroupSync");
+  hwy::FlushStream();
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -47,7 +49,7 @@ inline void GroupMemoryBarrier() {}
 
 // ------------------------------ DeviceMemoryBarrier
 inline void DeviceMemoryBarrier() {
-  hwy::FlushStream();  // streaming stores (streaming_stores.h) are ordered by a store fence
+  hwy::FlushStream();
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 

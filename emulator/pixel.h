@@ -15,6 +15,7 @@
 #include "emulator/exec.h"
 #include "emulator/profile.h"
 #include "emulator/rasterizer.h"
+#include "emulator/streaming_stores.h"
 #include "emulator/vector.h"
 
 #include <concepts>
@@ -309,6 +310,7 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
       });
     ++r.groups;
   }
+  hwy::FlushStream();  // the groups' streaming stores (streaming_stores.h), as ParallelForGroups
   r.wave_size = wave_size;
   r.profile = options.profile.name;
   r.diagnostic_count = shared.diagnostics.count();

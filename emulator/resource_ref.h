@@ -490,14 +490,10 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
     value_type r{};
     uint64_t oob = 0;
     int first = -1;
-    // The indices read thread by thread from a copy made here, not from `index`: a read of
-    // `index` at a run-time offset made the compiler keep the caller's index (a named variable,
-    // `ParticleID`) in memory as well as in registers, four dead vector stores per 64 threads
-    // on every path that does not come here.
-    alignas(64) uint32_t indices[Uint<N>::kPadded];
-    detail::CopyBytes<sizeof(indices)>(indices, index.data());
+    // The indices read thread by thread from a copy (CopyOfIndex), not from `index`.
+    const IndexCopy indices = CopyOfIndex(index);
     mask.ForEach([&](int t) {
-      const uint32_t i = indices[t];
+      const uint32_t i = indices.lane[t];
       if (binding.InBounds(i)) {
         E e;
         std::memcpy(&e, binding.Address(i), sizeof(E));
@@ -506,7 +502,8 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         first = t;
       }
     });
-    if (oob) detail::RecordOutOfBounds(binding, AccessKind::kRead, oob, first, indices[first]);
+    if (oob)
+      detail::RecordOutOfBounds(binding, AccessKind::kRead, oob, first, indices.lane[first]);
     return r;
   }
   operator value_type() const { return Load(); }  // NOLINT: reads like an HLSL lvalue
@@ -523,7 +520,7 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         // Every thread writes the element after its left neighbour's: one contiguous copy.
         if (mask.IsAll() && detail::IsConsecutiveInBounds(index_, binding_.count)) {
           E* run = base + index_.lane(0);
-          // Whole cache lines a group, to a binding larger than the cache: past the cache.
+          // A whole number of cache lines a group, to a binding larger than the cache: past it.
           if constexpr (sizeof(E) * N % detail::kCacheLineBytes == 0)
             if (StreamsWrites(binding_) && detail::StreamBytes<sizeof(E) * N>(run, values))
               return;
@@ -721,22 +718,26 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   }
 
   /// Whether whole-group contiguous stores through `m` stream past the cache
-  /// (streaming_stores.h): device memory, in a binding of at least StreamingStoreMinBytes().
+  /// (streaming_stores.h): device memory, in a binding of at least StreamingStoreMinBytes(),
+  /// inside a dispatch (whose chunks end with the fence; a host-side store has none).
   static bool StreamsWrites(const MemoryBinding& m) {
     return m.space == MemorySpace::kDevice &&
-           m.count * m.stride >= detail::streaming_store_min_bytes;
+           m.count * m.stride >= detail::streaming_store_min_bytes && GroupBase::Current();
   }
 
-  /// index_ copied into a local array, for reads at run-time offsets: such reads of index_
-  /// itself keep it in memory, and the caller's index with it, on the fast paths too.
+  /// An index copied into a local array, for the paths that read it at run-time offsets. Such a
+  /// read of the index itself makes the compiler keep it (and the caller's named index,
+  /// `ParticleID`) in memory as well as in registers: vector stores on every path, the fast ones
+  /// included, that nothing reads.
   struct IndexCopy {
     alignas(64) uint32_t lane[Uint<N>::kPadded];
   };
-  IndexCopy Indices() const {
+  static IndexCopy CopyOfIndex(const Uint<N>& index) {
     IndexCopy c;
-    detail::CopyBytes<sizeof(c.lane)>(c.lane, index_.data());
+    detail::CopyBytes<sizeof(c.lane)>(c.lane, index.data());
     return c;
   }
+  IndexCopy Indices() const { return CopyOfIndex(index_); }
 
   MemoryBinding binding_;
   Uint<N> index_;

@@ -40,13 +40,25 @@ uint64_t DefaultStreamingStoreMinBytes() {
   return uint64_t{32} << 20;
 }
 
+// Constant-initialized: until this file's dynamic initialization runs (code in other files'
+// static initializers may dispatch before it), nothing streams. Then the cache's size applies,
+// unless SetStreamingStoreMinBytes came first.
+constinit bool set_by_caller = false;
+[[maybe_unused]] const bool default_applied = [] {
+  if (!set_by_caller) detail::streaming_store_min_bytes = DefaultStreamingStoreMinBytes();
+  return true;
+}();
+
 }  // namespace
 
 namespace detail {
-uint64_t streaming_store_min_bytes = DefaultStreamingStoreMinBytes();
+constinit uint64_t streaming_store_min_bytes = UINT64_MAX;
 }  // namespace detail
 
 uint64_t StreamingStoreMinBytes() { return detail::streaming_store_min_bytes; }
-void SetStreamingStoreMinBytes(uint64_t bytes) { detail::streaming_store_min_bytes = bytes; }
+void SetStreamingStoreMinBytes(uint64_t bytes) {
+  set_by_caller = true;
+  detail::streaming_store_min_bytes = bytes;
+}
 
 }  // namespace waveemu

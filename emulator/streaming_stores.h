@@ -9,8 +9,9 @@
 // Results are the same bits either way; only where the lines end up differs.
 //
 // Streaming stores are weakly ordered: each worker's chunk of groups ends with a store fence
-// (ParallelForGroups), and so do DeviceMemoryBarrier and AllMemoryBarrier, so other threads see
-// them as they see plain stores. The thread that made them always sees them.
+// (ParallelForGroups; PixelDispatch at its end), and so do the device and all-memory barriers,
+// so other threads see them as they see plain stores. The thread that made them always sees
+// them.
 #pragma once
 
 #include "emulator/simd.h"
@@ -23,8 +24,10 @@
 namespace waveemu {
 
 /// Contiguous whole-group stores to a device buffer of at least this many bytes stream past the
-/// cache. The default is the size of the last-level cache that core 0 reads from (Linux sysfs;
-/// else what sysconf reports; else 32 MiB): a buffer that large would not stay in it anyway.
+/// cache (inside a dispatch; host code's stores through a buffer never do). The default is the
+/// size of the last-level cache that core 0 reads from (Linux sysfs; else what sysconf
+/// reports; else 32 MiB): a buffer that large would not stay in it anyway. Before the library's
+/// own static initialization has run, it is UINT64_MAX.
 uint64_t StreamingStoreMinBytes();
 /// Sets that size (0: every buffer; UINT64_MAX: none), for tests and tuning. Not while a
 /// dispatch runs.

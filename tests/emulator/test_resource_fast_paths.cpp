@@ -7,6 +7,7 @@
 // readable byte reads its elements and touches nothing past them, and its read-ahead asks for the
 // window worked out by hand.
 #include "emulator/emulator.h"
+#include "tests/support/fiber_hold.h"
 #include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
 
@@ -543,6 +544,22 @@ void CheckContiguousWrite(size_t offset, uint32_t groups, int max_threads) {
   CHECK(*guard_after == kGuard);
 }
 
+/// Out[DTid.x] = DTid.x * 3 + 1; a claim on Counter[0], where a group with groups in flight
+/// parks (and its fiber resumes later); then Echo[DTid.x] = Out[DTid.x]: the group reads back its
+/// own streaming stores after the park.
+struct WriteParkReadBack {
+  static constexpr int N = 64;
+  static constexpr uint3 numthreads{64, 1, 1};
+  RWStructuredBuffer<uint32_t> Out, Echo;
+  RWBuffer<uint32_t> Counter;
+  void main(const SV_DispatchThreadID<N>& DTid) const {
+    test::HoldCallerUntilAFiberRuns();
+    Out[DTid.x] = DTid.x * 3u + 1u;
+    InterlockedAdd(Counter[0u], 1u);
+    Echo[DTid.x] = Out[DTid.x];
+  }
+};
+
 }  // namespace
 
 TEST_CASE("streaming stores write what plain stores write, at every alignment of the buffer") {
@@ -563,11 +580,48 @@ TEST_CASE("streaming stores write what plain stores write, at every alignment of
 
 TEST_CASE("the streaming-store threshold defaults to a cache size and can be set") {
   const uint64_t initial = StreamingStoreMinBytes();
-  CHECK(initial >= (uint64_t{1} << 20));  // a last-level cache: at least 1 MiB on any host here
+  CHECK(initial > 0);               // a cache's size
+  CHECK(initial < UINT64_MAX);     // the library's initialization has set it
   {
     const StreamingStoresFrom none(UINT64_MAX);
     CHECK(StreamingStoreMinBytes() == UINT64_MAX);
     CheckContiguousWrite<uint32_t, 64>(16, 40, 1);
   }
   CHECK(StreamingStoreMinBytes() == initial);
+}
+
+TEST_CASE("streaming stores of groups in flight on fibers are read back and seen by the caller") {
+  const StreamingStoresFrom everything(0);
+  constexpr uint32_t kGroups = 600;
+  // 16 and 32 bytes past a vector's (16-byte aligned) start: one is 32-byte aligned (whole
+  // vectors), the other not (16-byte pieces).
+  for (const auto& [inlined, skip] : {std::pair{false, 4u}, std::pair{true, 4u},
+                                     std::pair{false, 8u}, std::pair{true, 8u}}) {
+    std::vector<uint32_t> out(kGroups * 64 + skip, 7), echo(kGroups * 64 + skip, 7);
+    std::vector<uint32_t> counter(1, 0);
+    WriteParkReadBack k;
+    k.Out = RWStructuredBuffer<uint32_t>(std::span<uint32_t>(out).subspan(skip));
+    k.Echo = RWStructuredBuffer<uint32_t>(std::span<uint32_t>(echo).subspan(skip));
+    k.Counter = RWBuffer<uint32_t>(std::span<uint32_t>(counter));
+    DispatchOptions options;
+    options.wave_size = 32;
+    options.groups_in_flight = 8;
+    const bool several_workers = WorkerThreads(0) > 1;
+    test::ArmFiberHold(several_workers);
+    const DispatchResult r = inlined ? DispatchInlined(k, uint3{kGroups, 1, 1}, options)
+                                     : Dispatch(k, uint3{kGroups, 1, 1}, options);
+    const std::string through = inlined ? "DispatchInlined" : "Dispatch";
+    INFO(through, ", ", r.groups_in_flight, " in flight, ", 4 * skip, " bytes in");
+    CHECK(r.groups_in_flight == (several_workers ? 8 : 1));
+    CHECK(counter[0] == kGroups * 64);
+    std::string bad;
+    for (uint32_t i = 0; i < kGroups * 64 && bad.size() < 400; ++i) {
+      const uint32_t want = i * 3u + 1u;
+      if (out[i + skip] != want || echo[i + skip] != want)
+        bad += fmt::format(" thread {}: out {} echo {};", i, out[i + skip], echo[i + skip]);
+    }
+    CHECK_MESSAGE(bad.empty(), bad);
+    CHECK(out[skip - 1] == 7);
+    CHECK(echo[skip - 1] == 7);
+  }
 }
