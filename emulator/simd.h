@@ -233,7 +233,7 @@ class SegmentedSum32 {
     const D d;
     // The index tables go through an array and the masks through bits, which GCC folds into
     // constants (vector arithmetic on lane indices it computes at run time, in every caller).
-    alignas(64) int32_t idx[kLanes];
+    [[maybe_unused]] alignas(64) int32_t idx[kLanes];  // unused on AVX2
     if constexpr (!kInBlockShifts) {
       for (int j = 0; j < kSteps; ++j) {
         uint64_t keep = 0;  // lanes at least 2^j into their segment
@@ -245,8 +245,10 @@ class SegmentedSum32 {
         keep_[j] = MaskOfBits(d, keep);
       }
     }
-    for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
-    last_ = hn::SetTableIndices(d, idx);
+    if constexpr (!kTwoShuffleLastLane) {
+      for (int l = 0; l < kLanes; ++l) idx[l] = kLanes - 1;
+      last_ = hn::SetTableIndices(d, idx);
+    }
   }
 
   HWY_INLINE V Inclusive(V v) const {
@@ -264,12 +266,8 @@ class SegmentedSum32 {
   }
   /// The vector's last lane on every lane: the running sum a long segment carries onward.
   HWY_INLINE V LastLane(V v) const {
-    // AVX2: the upper block on both halves, then its lane 3 (VPERM2I128, VPSHUFD). GCC 12 makes
-    // the one-table VPERMD a move, an extract and a broadcast: four instructions on the carry's
-    // path.
-    if constexpr (kLanes == 8 && HWY_TARGET == HWY_AVX2)
-      return hn::Broadcast<3>(hn::ConcatUpperUpper(D(), v, v));
-    return hn::TableLookupLanes(v, last_);
+    if constexpr (kTwoShuffleLastLane) return hn::Broadcast<3>(hn::ConcatUpperUpper(D(), v, v));
+    else return hn::TableLookupLanes(v, last_);
   }
 
  private:
@@ -279,6 +277,10 @@ class SegmentedSum32 {
   // wave 32 went from 76 to 55 ns a group of 64 threads in cache. Not for segments of 2, where
   // the in-block shifts would carry lane 1 into lane 2; the tables are then left unbuilt.
   static constexpr bool kInBlockShifts = kLanes == 8 && HWY_TARGET == HWY_AVX2 && kSeg >= 4;
+  // AVX2: LastLane as the upper block on both halves, then its lane 3 (VPERM2I128, VPSHUFD).
+  // GCC 12 makes the one-table VPERMD a move, an extract and a broadcast: four instructions on
+  // the carry's path.
+  static constexpr bool kTwoShuffleLastLane = kLanes == 8 && HWY_TARGET == HWY_AVX2;
   using Indices = decltype(hn::IndicesFromVec(D(), hn::Zero(hn::RebindToSigned<D>())));
   Indices down_[kSteps > 0 ? kSteps : 1];
   hn::Mask<D> keep_[kSteps > 0 ? kSteps : 1];

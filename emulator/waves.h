@@ -75,8 +75,9 @@ inline WaveLanes LanesOfWave(const Mask<N>& m, int wave, int W) {
 }
 
 /// f.template operator()<kW>() with the run-time wave size W as the constant kW: the per-vector
-/// loops of a wave op then unroll, with no loop bounds or tests left to compute per group. One
-/// instantiation per wave size; W must be valid (IsValidWaveSize).
+/// loops of a wave op then unroll, with no loop bounds or tests left to compute per group. Six
+/// instantiations per call, code size traded for speed. W must be valid (dispatch checks it):
+/// any other value runs as 128.
 template <class F>
 HWY_INLINE decltype(auto) WithWaveSize(int W, F&& f) {
   static_assert(kMinWaveSize == 4 && kMaxWaveSize == 128, "one case per wave size below");

@@ -130,12 +130,19 @@ Lanes<T, N> ExclusiveScan(const Lanes<T, N>& x, const Mask<N>& mask, int W,
                           const WaveFloatPolicy& p) {
   if constexpr (std::is_same_v<Op, SumOp> && std::is_integral_v<T> && sizeof(T) == 4) {
     constexpr int L = int(hn::MaxLanes(hn::ScalableTag<uint32_t>()));
-    // Segments of at most one vector and at least 4 lanes (kMinWaveSize): vectors of 4 to 16
-    // lanes (SSSE3 to AVX-512); wider ones take the per-wave loop below.
-    if constexpr (L >= 4 && L <= 16) {
+    // Segments (min(W, L) lanes) of 4 to 16 lanes; vectors wider than 16 lanes take the per-wave
+    // loop below for longer waves.
+    if constexpr (L >= 4) {
       Lanes<T, N> r{NoInit{}};
-      WithWaveSize(W, [&]<int kW>() { ScanSum32Segments<kW>(x, mask, r); });
-      return r;
+      const bool scanned = WithWaveSize(W, [&]<int kW>() {
+        if constexpr (std::min(kW, L) <= 16) {
+          ScanSum32Segments<kW>(x, mask, r);
+          return true;
+        } else {
+          return false;
+        }
+      });
+      if (scanned) return r;
     }
   }
   Lanes<T, N> r;
