@@ -141,16 +141,20 @@ void AtomicPerThread(const char* name, AtomicOp op, const ElementRef<T, N>& dest
   const bool device = dest.binding().space == MemorySpace::kDevice;
   uint64_t oob = 0;
   int first = -1;
+  uint32_t first_index = 0;
   bool reported = !wants_original;  // nothing reads an original that was not asked for
-  dest.ForEachTarget(active, [&](int t, T* p) {
+  dest.ForEachTarget(active, [&](int t, uint32_t index, T* p) {
     if (p) {
       out[t] = AtomicApply(op, p, device, value.lane(t), compare.lane(t));
     } else {
-      if (oob++ == 0) first = t;
-      out[t] = UndefinedOriginal<T>(name, t, dest.index().lane(t), reported);
+      if (oob++ == 0) {
+        first = t;
+        first_index = index;
+      }
+      out[t] = UndefinedOriginal<T>(name, t, index, reported);
     }
   });
-  if (oob) RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, oob, first, dest.index().lane(first));
+  if (oob) RecordOutOfBounds(dest.binding(), AccessKind::kAtomic, oob, first, first_index);
 }
 
 /// Device InterlockedAdd of 32-bit values on one element, the kernels' claim of output space:

@@ -599,17 +599,18 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         detail::ComponentView<E>(binding_), detail::ComponentIndex<E>(binding_, index_, k));
   }
 
-  /// Calls f(thread, E* or nullptr when out of bounds) for the threads of `mask`, ascending.
+  /// Calls f(thread, its index, E* or nullptr when out of bounds) for the threads of `mask`,
+  /// ascending. The index comes from here so that callers need not read index_ at run-time
+  /// offsets (see IndexCopy).
   template <class F>
   void ForEachTarget(const Mask<N>& mask, F&& f) const {
     const IndexCopy indices = Indices();
     mask.ForEach([&](int t) {
       const uint32_t i = indices.lane[t];
-      f(t, binding_.InBounds(i) ? reinterpret_cast<E*>(binding_.Address(i)) : nullptr);
+      f(t, i, binding_.InBounds(i) ? reinterpret_cast<E*>(binding_.Address(i)) : nullptr);
     });
   }
   const MemoryBinding& binding() const { return binding_; }
-  const Uint<N>& index() const { return index_; }
 
  private:
   /// The N elements from src on, as threads of `mask` read them (the others read 0). src must

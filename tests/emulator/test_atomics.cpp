@@ -427,6 +427,12 @@ TEST_CASE("an out-of-bounds groupshared atomic does nothing and is reported") {
     CHECK(g.out_of_bounds_atomics() == 2);
   }, SpecProfile(), &shared);
   CHECK(shared.diagnostics.count() >= 1);
+  // The first out-of-bounds thread is 2, at index 2 (the indices above).
+  bool names_first = false;
+  for (const Diagnostic& d : shared.diagnostics.kept())
+    names_first |= d.details.find("thread 2, index 2") != std::string::npos ||
+                   d.details.find("first thread 2 at index 2 ") != std::string::npos;
+  CHECK(names_first);
   CHECK(shared.out_of_bounds_atomics.load() == 0);  // groupshared is not a buffer view
 }
 
@@ -449,6 +455,11 @@ TEST_CASE("an out-of-bounds atomic's original value is poison and reported in sp
     CHECK(host[0] == 5u);
     CHECK(shared.out_of_bounds_atomics.load() == 2);
     CHECK(shared.diagnostics.count() == (profile.poison_undefined ? 1u : 0u));
+    if (profile.poison_undefined) {  // thread 1 is the first out of bounds, at index 9
+      REQUIRE(shared.diagnostics.kept().size() == 1);
+      const std::string details = shared.diagnostics.kept()[0].details;
+      CHECK_MESSAGE(details.find("thread 1, index 9") != std::string::npos, details);
+    }
   }
 }
 
