@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <string>
 
@@ -19,13 +20,12 @@ uint64_t LargestCacheFromSysfs() {
   for (int index = 0; index < 8; ++index) {
     std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
                      "/size");
-    std::string size;
-    if (!(in >> size) || size.empty()) continue;
+    std::string size;  // "32768K"
+    if (!(in >> size)) continue;
     uint64_t bytes = 0;
-    size_t digits = 0;
-    while (digits < size.size() && size[digits] >= '0' && size[digits] <= '9')
-      bytes = bytes * 10 + uint64_t(size[digits++] - '0');
-    const char unit = digits < size.size() ? size[digits] : ' ';
+    const auto [unit_at, error] = std::from_chars(size.data(), size.data() + size.size(), bytes);
+    if (error != std::errc()) continue;
+    const char unit = unit_at < size.data() + size.size() ? *unit_at : ' ';
     if (unit == 'K') bytes <<= 10;
     else if (unit == 'M') bytes <<= 20;
     else if (unit == 'G') bytes <<= 30;
