@@ -563,8 +563,11 @@ HWY_INLINE Lanes<T, N> ZipArithmetic(const Lanes<T, N>& a, const Lanes<T, N>& b,
   return Zip(a, b, vop, sop);
 }
 
-/// Bool of op(a[t], b[t]), the operands as they are; padding bits are cleared.
-template <class T, int N, class VecCmp, class ScalarCmp>
+/// Bool of op(a[t], b[t]), the operands as they are; padding bits are cleared. kComplement:
+/// vcmp computes !op and each word of bits is inverted once (scmp is op itself). AVX2 has no
+/// vector `!=` and Highway 1.0.3 no integer `<=`; a vector NOT per eight threads became one
+/// scalar NOT per 64.
+template <bool kComplement = false, class T, int N, class VecCmp, class ScalarCmp>
 HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
                                 ScalarCmp scmp) {
   Mask<N> m;
@@ -578,7 +581,7 @@ HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecC
         for (int i = w * 64; i < std::min(w * 64 + 64, Lanes<T, N>::kPadded); i += L)
           word |= BitsOfMask(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)))
                   << (i & 63);
-        m.word(w) = word;
+        m.word(w) = kComplement ? ~word : word;
       }
       m.Normalize();
       return Bool<N>::FromMask(m);
@@ -590,19 +593,19 @@ HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecC
 
 /// Bool of op(a[t], b[t]) for a comparison operator. Float operands lose their denormals under a
 /// flushing profile (the H100 compares flushed values: probe_denormals).
-template <class T, int N, class VecCmp, class ScalarCmp>
+template <bool kComplement = false, class T, int N, class VecCmp, class ScalarCmp>
 HWY_INLINE Bool<N> Compare(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
                            ScalarCmp scmp) {
   if constexpr (std::is_same_v<T, float>) {
     const FloatArithmetic p = FloatArithmetic::Current<T>();
     if (p.flush_denormals) {
       const hn::ScalableTag<T> d;
-      return CompareLanes(
+      return CompareLanes<kComplement>(
           a, b, [&](auto x, auto y) { return vcmp(p.Operand(d, x), p.Operand(d, y)); },
           [&](T x, T y) { return scmp(p.Operand(x), p.Operand(y)); });
     }
   }
-  return CompareLanes(a, b, vcmp, scmp);
+  return CompareLanes<kComplement>(a, b, vcmp, scmp);
 }
 
 template <class T>
@@ -619,14 +622,6 @@ T Wrap(T x, T y, Op op) {
   } else {
     return static_cast<T>(op(x, y));
   }
-}
-
-/// x <= y. Highway 1.0.3 has Le only for floats; for integers it is !(y < x) (no NaN there).
-template <class V>
-auto LessEqualVec(V x, V y) {
-  using T = hn::TFromV<V>;
-  if constexpr (std::is_floating_point_v<T>) return hn::Le(x, y);
-  else return hn::Not(hn::Lt(y, x));
 }
 
 /// Highway 1.0.3's SSSE3 target compiles 16-bit variable shifts with an SSE4.1 instruction
@@ -924,9 +919,9 @@ HWY_INLINE Bool<N> Equal(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 HWY_INLINE Bool<N> NotEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  // Not(Eq): Highway 1.0.3's AVX-512 Ne uses _CMP_NEQ_OQ, which is false for NaN.
-  return detail::Compare(a, b, [](auto x, auto y) { return hn::Not(hn::Eq(x, y)); },
-                         [](T x, T y) { return !(x == y); });
+  // The complement of Eq: Highway 1.0.3's AVX-512 Ne uses _CMP_NEQ_OQ, which is false for NaN.
+  return detail::Compare<true>(a, b, [](auto x, auto y) { return hn::Eq(x, y); },
+                               [](T x, T y) { return !(x == y); });
 }
 template <class T, int N>
 HWY_INLINE Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
@@ -935,8 +930,13 @@ HWY_INLINE Bool<N> Less(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 HWY_INLINE Bool<N> LessEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(x, y); },
-                         [](T x, T y) { return x <= y; });
+  // Integers: the complement of b < a (Highway 1.0.3 has Le only for floats; no NaN here).
+  if constexpr (std::is_integral_v<T>)
+    return detail::Compare<true>(a, b, [](auto x, auto y) { return hn::Lt(y, x); },
+                                 [](T x, T y) { return x <= y; });
+  else
+    return detail::Compare(a, b, [](auto x, auto y) { return hn::Le(x, y); },
+                           [](T x, T y) { return x <= y; });
 }
 template <class T, int N>
 HWY_INLINE Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
@@ -945,8 +945,13 @@ HWY_INLINE Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 HWY_INLINE Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  return detail::Compare(a, b, [](auto x, auto y) { return detail::LessEqualVec(y, x); },
-                         [](T x, T y) { return x >= y; });
+  // Integers: the complement of a < b.
+  if constexpr (std::is_integral_v<T>)
+    return detail::Compare<true>(a, b, [](auto x, auto y) { return hn::Lt(x, y); },
+                                 [](T x, T y) { return x >= y; });
+  else
+    return detail::Compare(a, b, [](auto x, auto y) { return hn::Le(y, x); },
+                           [](T x, T y) { return x >= y; });
 }
 
 WAVEEMU_LANES_COMPARE(==, Equal)

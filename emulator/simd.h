@@ -108,18 +108,20 @@ HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
 
 namespace detail {
 /// For each 8-bit mask m: the lane indices of m's set bits in ascending order, then those of its
-/// clear bits, a nibble each (output lane k in bits 4k..4k+3). Compressor32 reads one entry.
-constexpr std::array<uint32_t, 256> MakeCompress8Table() {
-  std::array<uint32_t, 256> table{};
+/// clear bits, a byte each. Compressor32 widens one entry to its permutation (VPMOVZXBD).
+constexpr std::array<std::array<uint8_t, 8>, 256> MakeCompress8Table() {
+  std::array<std::array<uint8_t, 8>, 256> table{};
   for (uint32_t m = 0; m < 256; ++m) {
     int out = 0;
     for (uint32_t selected : {1u, 0u})
       for (uint32_t lane = 0; lane < 8; ++lane)
-        if (((m >> lane) & 1u) == selected) table[m] |= lane << (4 * out++);
+        if (((m >> lane) & 1u) == selected) table[m][out++] = uint8_t(lane);
   }
   return table;
 }
-inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table();
+// Aligned so that no entry straddles a cache line.
+alignas(64) inline constexpr std::array<std::array<uint8_t, 8>, 256> kCompress8Table =
+    MakeCompress8Table();
 }  // namespace detail
 
 /// hn::Compress of 32-bit lanes for the lanes set in `bits`, worked out once and applied to as
@@ -128,10 +130,11 @@ inline constexpr std::array<uint32_t, 256> kCompress8Table = MakeCompress8Table(
 /// from VPCOMPRESSD on AVX-512). Highway 1.0.3's AVX2 Compress keeps its 1 KiB index table in a
 /// function-local constexpr array that GCC 12 copies onto the stack (a call to memcpy) at every
 /// call; on an AMD EPYC (Zen 3) that copy was 26% of the free-ID benchmark's samples
-/// (docs/performance_history.md, session 41). For full 256-bit vectors on AVX2 this reads one
-/// word of a table built once (its nibbles, shifted into place, are the permutation), straight
-/// from the bits: no mask vector is made. Narrower vectors and other targets keep Highway's
-/// (VPCOMPRESSD on AVX-512).
+/// (docs/performance_history.md, session 41). For full 256-bit vectors on AVX2 this reads the
+/// 8-byte entry of a table built once, straight from the bits, and widens it to the permutation
+/// in one VPMOVZXBD: no mask vector is made. (A 4-byte entry of nibbles, broadcast, shifted and
+/// masked, took three instructions more a vector: session 45.) Narrower vectors and other
+/// targets keep Highway's (VPCOMPRESSD on AVX-512).
 template <class D>
 class Compressor32 {
   static_assert(sizeof(hn::TFromD<D>) == 4, "Compressor32 is for 32-bit lanes");
@@ -143,9 +146,8 @@ class Compressor32 {
     count_ = std::popcount(bits);
     if constexpr (kPermutes) {
       const hn::RebindToUnsigned<D> du;
-      const auto packed = hn::Set(du, detail::kCompress8Table[bits]);
-      const auto nibble_shift = hn::ShiftLeft<2>(hn::Iota(du, 0));  // 0, 4, ..., 28: a constant
-      const auto index = hn::And(packed >> nibble_shift, hn::Set(du, 7u));
+      const hn::Rebind<uint8_t, decltype(du)> d8;
+      const auto index = hn::PromoteTo(du, hn::Load(d8, detail::kCompress8Table[bits].data()));
       plan_ = hn::IndicesFromVec(d, hn::BitCast(hn::RebindToSigned<D>(), index));
     } else {
       plan_ = MaskOfBits(d, bits);
