@@ -21,15 +21,21 @@
 #include <thread>
 #include <vector>
 using namespace waveemu;
-static std::atomic<uint64_t> g_caller_groups{0}, g_worker_groups{0};
+// One counter per thread, each on a cache line of its own and written by its thread alone (a
+// plain load and store, no locked instruction): counters that shared a line, or a lock per
+// group, would themselves move a line between the cores for every group.
+struct alignas(64) GroupCount {
+  std::atomic<uint64_t> n{0};
+  void Add() { n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+};
+static GroupCount g_caller_groups, g_worker_groups;
 static std::thread::id g_caller;
 // The kernel, counting which thread ran each group (plain C++ in main: uniform code).
 struct Counted : examples::ComputeFreeIDsWave<64> {
   void main(SV_GroupID GroupId, const SV_GroupThreadID<N>& GroupThreadId,
             const SV_DispatchThreadID<N>& DispatchThreadId) const {
     examples::ComputeFreeIDsWave<64>::main(GroupId, GroupThreadId, DispatchThreadId);
-    (std::this_thread::get_id() == g_caller ? g_caller_groups : g_worker_groups)
-        .fetch_add(1, std::memory_order_relaxed);
+    (std::this_thread::get_id() == g_caller ? g_caller_groups : g_worker_groups).Add();
   }
 };
 struct Setup {
@@ -78,12 +84,12 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < lgs.size(); ++i) {
       const int reps = lgs[i] >= 24 ? 3 : 9;
       const double one = s[i]->Emu(1, 1, reps), all = s[i]->Emu(0, in_flight, reps);
-      g_caller_groups = 0;
-      g_worker_groups = 0;
+      g_caller_groups.n = 0;
+      g_worker_groups.n = 0;
       s[i]->Emu(0, in_flight, 1);
       printf("  2^%d [%llu, %llu] %.1f/%.1f=%.2fx", lgs[i],
-             (unsigned long long)g_caller_groups.load(),
-             (unsigned long long)g_worker_groups.load(), one, all, one / all);
+             (unsigned long long)g_caller_groups.n.load(),
+             (unsigned long long)g_worker_groups.n.load(), one, all, one / all);
       sp[i].push_back(one / all);
     }
     printf("\n");
