@@ -14,6 +14,8 @@
 
 namespace waveemu {
 
+inline void DeviceMemoryBarrier();  // defined below, with the fences without sync
+
 // ------------------------------ GroupMemoryBarrierWithGroupSync
 /// Waits for every thread of the group; groupshared writes before it are visible after it.
 inline void GroupMemoryBarrierWithGroupSync() {
@@ -26,16 +28,14 @@ inline void GroupMemoryBarrierWithGroupSync() {
 inline void DeviceMemoryBarrierWithGroupSync() {
   CurrentGroupBase("DeviceMemoryBarrierWithGroupSync")
       .Barrier("DeviceMemoryBarrierWithGroupSync");
-  hwy::FlushStream();  // streaming stores (streaming_stores.h) are ordered by a store fence
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  DeviceMemoryBarrier();
 }
 
 // ------------------------------ AllMemoryBarrierWithGroupSync
 /// Both of the above.
 inline void AllMemoryBarrierWithGroupSync() {
   CurrentGroupBase("AllMemoryBarrierWithGroupSync").Barrier("AllMemoryBarrierWithGroupSync");
-  hwy::FlushStream();
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  DeviceMemoryBarrier();  // groupshared accesses are ordered already (below)
 }
 
 // The fences without sync order one thread's own memory accesses. In lockstep every statement
@@ -49,14 +49,11 @@ inline void GroupMemoryBarrier() {}
 
 // ------------------------------ DeviceMemoryBarrier
 inline void DeviceMemoryBarrier() {
-  hwy::FlushStream();
+  hwy::FlushStream();  // streaming stores (streaming_stores.h) are ordered by a store fence
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 // ------------------------------ AllMemoryBarrier
-inline void AllMemoryBarrier() {
-  hwy::FlushStream();
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-}
+inline void AllMemoryBarrier() { DeviceMemoryBarrier(); }
 
 }  // namespace waveemu

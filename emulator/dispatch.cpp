@@ -3,10 +3,10 @@
 #include "emulator/dispatch.h"
 
 #include "emulator/groups_in_flight.h"
+#include "emulator/streaming_stores.h"
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
-#include <hwy/cache_control.h>
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -36,13 +36,9 @@ namespace waveemu {
 void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
                        const std::function<void(uint64_t, uint64_t)>& body, uint64_t grain) {
   if (count == 0) return;
-  // Each chunk's streaming stores (streaming_stores.h) are fenced before the chunk ends, whether
-  // it ends normally or by an exception.
-  struct FenceStreamingStores {
-    ~FenceStreamingStores() { hwy::FlushStream(); }
-  };
+  // Each chunk's streaming stores are fenced before the chunk ends.
   if (deterministic || max_threads == 1 || count == 1) {
-    const FenceStreamingStores fence;
+    const detail::StreamingStoreFence fence;
     body(0, count);
     return;
   }
@@ -51,7 +47,7 @@ void ParallelForGroups(uint64_t count, bool deterministic, int max_threads,
     // per-task cost (one GroupState, or the fibers of groups in flight) small.
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, count, std::max<uint64_t>(grain, 1)),
                       [&](const tbb::blocked_range<uint64_t>& r) {
-                        const FenceStreamingStores fence;
+                        const detail::StreamingStoreFence fence;
                         body(r.begin(), r.end());
                       });
   };

@@ -271,6 +271,8 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
   state.set_pixel_shader(true);
   state.set_include_helpers_in_wave_ops(detail::KernelIncludesHelperLanes<K>());
   ScopedGroup<N> scope(state);
+  // The groups' streaming stores are fenced when this returns or throws, as ParallelForGroups's.
+  const detail::StreamingStoreFence fence;
   for (size_t group = 0; group < groups.size(); ++group) {
     Mask<N> launched, helper;
     SV_Position<N> position;
@@ -310,7 +312,6 @@ PixelDispatchResult PixelDispatch(const K& kernel, const Coverage& coverage,
       });
     ++r.groups;
   }
-  hwy::FlushStream();  // the groups' streaming stores (streaming_stores.h), as ParallelForGroups
   r.wave_size = wave_size;
   r.profile = options.profile.name;
   r.diagnostic_count = shared.diagnostics.count();

@@ -35,6 +35,16 @@ void SetStreamingStoreMinBytes(uint64_t bytes);
 
 namespace detail {
 
+/// Fences the streaming stores a run of groups made when it ends, normally or by an exception:
+/// each ParallelForGroups chunk and a PixelDispatch hold one, so that other threads see those
+/// stores as they see plain ones.
+struct StreamingStoreFence {
+  StreamingStoreFence() = default;
+  StreamingStoreFence(const StreamingStoreFence&) = delete;
+  StreamingStoreFence& operator=(const StreamingStoreFence&) = delete;
+  ~StreamingStoreFence() { hwy::FlushStream(); }
+};
+
 extern uint64_t streaming_store_min_bytes;  // StreamingStoreMinBytes(), read on every such store
 
 /// Writes kBytes from src to a 16-byte aligned dst with streaming stores (whole vectors where dst
