@@ -945,13 +945,7 @@ HWY_INLINE Bool<N> Greater(const Lanes<T, N>& a, const Lanes<T, N>& b) {
 }
 template <class T, int N>
 HWY_INLINE Bool<N> GreaterEqual(const Lanes<T, N>& a, const Lanes<T, N>& b) {
-  // Integers: the complement of a < b.
-  if constexpr (std::is_integral_v<T>)
-    return detail::Compare<true>(a, b, [](auto x, auto y) { return hn::Lt(x, y); },
-                                 [](T x, T y) { return x >= y; });
-  else
-    return detail::Compare(a, b, [](auto x, auto y) { return hn::Le(y, x); },
-                           [](T x, T y) { return x >= y; });
+  return LessEqual(b, a);  // the same for NaN too: both are false
 }
 
 WAVEEMU_LANES_COMPARE(==, Equal)

@@ -236,7 +236,8 @@ class SegmentedSum32 {
     const D d;
     // The index tables go through an array and the masks through bits, which GCC folds into
     // constants (vector arithmetic on lane indices it computes at run time, in every caller).
-    [[maybe_unused]] alignas(64) int32_t idx[kLanes];  // unused on AVX2
+    // Unused where neither table is built (AVX2 with segments of 4 lanes or more).
+    [[maybe_unused]] alignas(64) int32_t idx[kLanes];
     if constexpr (!kInBlockShifts) {
       for (int j = 0; j < kSteps; ++j) {
         uint64_t keep = 0;  // lanes at least 2^j into their segment
