@@ -118,21 +118,29 @@ decltype(auto) ValueOf(const A& a) {
   else return (a);
 }
 
-/// Whether the running group's device converts fp32 to 32-bit integers as x86 does
-/// (FloatToInt::kX86). Outside a group: D3D's saturating rule.
-inline bool UsesX86FloatToInt() {
+/// How the running group's device converts fp32 to 32-bit integers (FloatToInt). Outside a
+/// group: D3D's saturating rule.
+inline FloatToInt CurrentFloatToInt() {
   const GroupBase* g = GroupBase::Current();
-  return g && g->profile().float_to_int == FloatToInt::kX86;
+  return g ? g->profile().float_to_int : FloatToInt::kSaturate;
 }
 
-/// (int)x or (uint)x as x86's truncating conversions give it: the truncation where it fits,
-/// else (NaN included) 0x80000000 for int, 0xffffffff for uint.
+/// (int)x or (uint)x as x86's truncating conversions give it (rule kX86 or kX86Avx2): the
+/// truncation where it fits, else (NaN included) 0x80000000 for int and, under kX86, 0xffffffff
+/// for uint; under kX86Avx2 a uint is the low half of the 64-bit truncation, 0 where that does
+/// not fit either.
 template <class I>
-I X86Truncate(float x) {
+I X86Truncate(float x, FloatToInt rule = FloatToInt::kX86) {
   static_assert(sizeof(I) == 4 && std::is_integral_v<I>);
+  const double t = std::trunc(double(x));
+  if constexpr (!std::is_signed_v<I>) {
+    if (rule == FloatToInt::kX86Avx2) {
+      if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0)) return 0;
+      return I(uint64_t(int64_t(t)));  // keeps the low 32 bits
+    }
+  }
   constexpr double kLow = std::is_signed_v<I> ? -2147483648.0 : 0.0;
   constexpr double kEnd = std::is_signed_v<I> ? 2147483648.0 : 4294967296.0;
-  const double t = std::trunc(double(x));
   if (!(t >= kLow && t < kEnd)) return std::is_signed_v<I> ? std::numeric_limits<I>::min()
                                                            : std::numeric_limits<I>::max();
   return I(t);
@@ -233,8 +241,8 @@ class Lanes {
       detail::CopyBytes<sizeof(v_)>(v_, other.data());
     } else {
       if constexpr (std::is_same_v<U, float> && std::is_integral_v<T> && sizeof(T) == 4) {
-        if (detail::UsesX86FloatToInt()) {
-          for (int t = 0; t < kPadded; ++t) v_[t] = detail::X86Truncate<T>(other.data()[t]);
+        if (const FloatToInt rule = detail::CurrentFloatToInt(); rule != FloatToInt::kSaturate) {
+          for (int t = 0; t < kPadded; ++t) v_[t] = detail::X86Truncate<T>(other.data()[t], rule);
           return;
         }
       }
@@ -337,7 +345,8 @@ class Lanes {
   static T ConvertScalar(S value) {
     if constexpr (std::is_same_v<S, float> && std::is_integral_v<T> && sizeof(T) == 4) {
       // A uniform float converts as the device converts (FloatToInt), like a per-thread one.
-      if (detail::UsesX86FloatToInt()) return detail::X86Truncate<T>(value);
+      if (const FloatToInt rule = detail::CurrentFloatToInt(); rule != FloatToInt::kSaturate)
+        return detail::X86Truncate<T>(value, rule);
     }
     if constexpr (kIsLaneType<S>) {
       return Lanes<S, N>::template ConvertScalarTo<T>(value);

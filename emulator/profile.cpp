@@ -4,6 +4,17 @@
 
 namespace waveemu {
 
+FloatToInt LlvmpipeFloatToInt() {
+#if defined(__x86_64__) || defined(__i386__)
+  // LLVM lowers a vector fp32-to-uint32 conversion to AVX-512's cvttps2udq where the CPU has it,
+  // and without it to a 64-bit signed conversion whose low half it keeps.
+  static const bool avx512f = __builtin_cpu_supports("avx512f");
+  return avx512f ? FloatToInt::kX86 : FloatToInt::kX86Avx2;
+#else
+  return FloatToInt::kX86;
+#endif
+}
+
 DeviceProfile ProfileByName(std::string_view name) {
   if (name == "spec") return SpecProfile();
   if (name == "lavapipe") return LavapipeProfile();

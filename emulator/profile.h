@@ -85,12 +85,16 @@ enum class FloatToInt {
   kSaturate,  // D3D ftoi/ftou: NaN gives 0, other values the nearest representable integer
   kX86,       // x86's truncating conversions (cvttps2dq, AVX-512 cvttps2udq; Mesa llvmpipe on an
               // AVX-512 host): a NaN or a value whose truncation is out of range gives 0x80000000
-              // (int) or 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0). Without
-              // AVX-512 llvmpipe's (uint) differs there; not modelled. Measured on an AVX2 host
-              // (AMD Zen 3, session 41): it is the low 32 bits of a 64-bit signed truncation, so
-              // NaN, infinities, +-FLT_MAX and 2^32 give 0, -1.0f 0xffffffff, -2.0f 0xfffffffe,
-              // -2^31 0x80000000 and -2147483904.0f 0x7fffff00; (int) is as above.
+              // (int) or 0xffffffff (uint, so (uint)-1.0f too; (uint)-0.5f is 0)
+  kX86Avx2,   // llvmpipe on an x86 host without AVX-512 (measured on an AMD Zen 3, session 41):
+              // (int) as kX86; (uint) is the low 32 bits of a 64-bit signed truncation, 0 where
+              // that is out of range, so NaN, infinities, +-FLT_MAX and 2^32 give 0, -1.0f
+              // 0xffffffff, -2.0f 0xfffffffe, -2^31 0x80000000 and -2147483904.0f 0x7fffff00
 };
+
+/// How llvmpipe, which compiles for the CPU it runs on, converts fp32 to integers on this host:
+/// kX86Avx2 on an x86 CPU without AVX-512F, else kX86 (the only hosts measured are x86).
+FloatToInt LlvmpipeFloatToInt();
 
 /// How per-thread fp32 division, rcp, sqrt and rsqrt round.
 enum class DivideSqrt {
@@ -262,9 +266,9 @@ inline DeviceProfile LavapipeProfile() {
   p.signed_division = SignedDivision::kAllOnes;
   p.fuse_multiply_add = false;
   // probe_nan_math: llvmpipe's log2, sin, cos, tan give 0x7fc00000 for NaNs, its f32tof16 a
-  // payload-free half NaN; its float-to-int conversions are x86's.
+  // payload-free half NaN; its float-to-int conversions are x86's, as this host has them.
   p.library_nan = LibraryNan::kDefault;
-  p.float_to_int = FloatToInt::kX86;
+  p.float_to_int = LlvmpipeFloatToInt();
   // probe_transcendentals: exp2, log2, sin, cos and pow are gallivm's polynomials, the others
   // NIR's expansions of them (docs/lavapipe_transcendentals.md).
   p.math_library = MathLibrary::kLlvmpipe;

@@ -13,6 +13,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
 
 using namespace waveemu;
 
@@ -24,27 +28,33 @@ struct Conversion {
   uint32_t in;                         // float bits
   int32_t d3d_int;                     // D3D ftoi: NaN 0, saturating (spec, the H100)
   uint32_t d3d_uint;                   // D3D ftou
-  uint32_t x86_int, x86_uint;          // cvttps2dq / cvttps2udq (lavapipe)
+  uint32_t x86_int, x86_uint;          // cvttps2dq / cvttps2udq (lavapipe on an AVX-512 host)
+  uint32_t avx2_uint;  // the low half of a 64-bit cvttss2si, 0 out of its range (AVX2 host)
 };
 
 constexpr uint32_t kIntMin = 0x80000000u, kAllOnes = 0xffffffffu;
 constexpr Conversion kConversions[] = {
-    {0x7fa01234u, 0, 0u, kIntMin, kAllOnes},                       // signalling NaN
-    {0xffc05678u, 0, 0u, kIntMin, kAllOnes},                       // negative quiet NaN
-    {0x7f800000u, 2147483647, kAllOnes, kIntMin, kAllOnes},        // +inf
-    {0xff800000u, -2147483647 - 1, 0u, kIntMin, kAllOnes},         // -inf
-    {0x80000000u, 0, 0u, 0u, 0u},                                  // -0
-    {0x3fc00000u, 1, 1u, 1u, 1u},                                  // 1.5
-    {0xbfc00000u, -1, 0u, kAllOnes, kAllOnes},                     // -1.5: (uint) -1 on x86
-    {0xbf000000u, 0, 0u, 0u, 0u},                                  // -0.5 truncates to -0
-    {0xbf7fffffu, 0, 0u, 0u, 0u},                                  // -0.99999994
-    {0xc0000000u, -2, 0u, 0xfffffffeu, kAllOnes},                  // -2
-    {0x4f000000u, 2147483647, 0x80000000u, kIntMin, 0x80000000u},  // 2^31
-    {0x4effffffu, 2147483520, 2147483520u, 2147483520u, 2147483520u},  // below 2^31
-    {0xcf000000u, -2147483647 - 1, 0u, kIntMin, kAllOnes},         // -2^31: fits int
-    {0xcf000001u, -2147483647 - 1, 0u, kIntMin, kAllOnes},         // below -2^31
-    {0x4f7fffffu, 2147483647, 4294967040u, kIntMin, 4294967040u},  // below 2^32
-    {0x4f800000u, 2147483647, kAllOnes, kIntMin, kAllOnes},        // 2^32
+    {0x7fa01234u, 0, 0u, kIntMin, kAllOnes, 0u},                       // signalling NaN
+    {0xffc05678u, 0, 0u, kIntMin, kAllOnes, 0u},                       // negative quiet NaN
+    {0x7f800000u, 2147483647, kAllOnes, kIntMin, kAllOnes, 0u},        // +inf
+    {0xff800000u, -2147483647 - 1, 0u, kIntMin, kAllOnes, 0u},         // -inf
+    {0x80000000u, 0, 0u, 0u, 0u, 0u},                                  // -0
+    {0x3fc00000u, 1, 1u, 1u, 1u, 1u},                                  // 1.5
+    {0xbfc00000u, -1, 0u, kAllOnes, kAllOnes, kAllOnes},               // -1.5: (uint) -1 on x86
+    {0xbf000000u, 0, 0u, 0u, 0u, 0u},                                  // -0.5 truncates to -0
+    {0xbf7fffffu, 0, 0u, 0u, 0u, 0u},                                  // -0.99999994
+    {0xc0000000u, -2, 0u, 0xfffffffeu, kAllOnes, 0xfffffffeu},         // -2
+    {0x4f000000u, 2147483647, 0x80000000u, kIntMin, 0x80000000u, 0x80000000u},  // 2^31
+    {0x4effffffu, 2147483520, 2147483520u, 2147483520u, 2147483520u, 2147483520u},  // < 2^31
+    {0xcf000000u, -2147483647 - 1, 0u, kIntMin, kAllOnes, kIntMin},    // -2^31: fits int
+    // -2^31 - 256: 2^32 - 2147483904 = 0x7fffff00 is the 64-bit value's low half.
+    {0xcf000001u, -2147483647 - 1, 0u, kIntMin, kAllOnes, 0x7fffff00u},
+    {0x4f7fffffu, 2147483647, 4294967040u, kIntMin, 4294967040u, 4294967040u},  // below 2^32
+    {0x4f800000u, 2147483647, kAllOnes, kIntMin, kAllOnes, 0u},        // 2^32: low half 0
+    {0x7f7fffffu, 2147483647, kAllOnes, kIntMin, kAllOnes, 0u},        // FLT_MAX: beyond 2^63
+    {0xff7fffffu, -2147483647 - 1, 0u, kIntMin, kAllOnes, 0u},         // -FLT_MAX
+    {0x5e800000u, 2147483647, kAllOnes, kIntMin, kAllOnes, 0u},        // 2^62: low half 0
+    {0x4f800001u, 2147483647, kAllOnes, kIntMin, kAllOnes, 512u},      // 2^32 + 512
 };
 constexpr int kC = int(sizeof(kConversions) / sizeof(kConversions[0]));
 
@@ -59,13 +69,35 @@ Converted Convert() {
   return {Int<kC>(x), Uint<kC>(x)};
 }
 
+DeviceProfile WithFloatToInt(FloatToInt rule) {
+  DeviceProfile p = SpecProfile();
+  p.float_to_int = rule;
+  return p;
+}
+
+/// Whether /proc/cpuinfo lists avx512f: how the CMake skip rules read the host, independently of
+/// the emulator's own check (nullopt where there is no /proc/cpuinfo).
+std::optional<bool> CpuinfoHasAvx512f() {
+  std::ifstream in("/proc/cpuinfo");
+  if (!in) return std::nullopt;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line);
+    for (std::string w; words >> w;)
+      if (w == "avx512f") return true;
+    return false;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-TEST_CASE("(int) and (uint) of fp32 lanes saturate with NaN 0 (D3D), or give x86's 0x80000000 and 0xffffffff under lavapipe") {
-  Converted spec, nvidia, lavapipe;
+TEST_CASE("(int) and (uint) of fp32 lanes saturate with NaN 0 (D3D), or give x86's 0x80000000 and 0xffffffff, or an AVX2 host's low half of 64 bits") {
+  Converted spec, nvidia, x86, avx2;
   test::RunGroup<kC>(4, [&] { spec = Convert(); }, SpecProfile());
   test::RunGroup<kC>(4, [&] { nvidia = Convert(); }, NvidiaProfile());
-  test::RunGroup<kC>(4, [&] { lavapipe = Convert(); }, LavapipeProfile());
+  test::RunGroup<kC>(4, [&] { x86 = Convert(); }, WithFloatToInt(FloatToInt::kX86));
+  test::RunGroup<kC>(4, [&] { avx2 = Convert(); }, WithFloatToInt(FloatToInt::kX86Avx2));
   const Converted outside = Convert();
   for (int t = 0; t < kC; ++t) {
     const Conversion& c = kConversions[t];
@@ -76,8 +108,10 @@ TEST_CASE("(int) and (uint) of fp32 lanes saturate with NaN 0 (D3D), or give x86
     CHECK(nvidia.to_uint.lane(t) == c.d3d_uint);
     CHECK(outside.to_int.lane(t) == c.d3d_int);
     CHECK(outside.to_uint.lane(t) == c.d3d_uint);
-    CHECK(uint32_t(lavapipe.to_int.lane(t)) == c.x86_int);
-    CHECK(lavapipe.to_uint.lane(t) == c.x86_uint);
+    CHECK(uint32_t(x86.to_int.lane(t)) == c.x86_int);
+    CHECK(x86.to_uint.lane(t) == c.x86_uint);
+    CHECK(uint32_t(avx2.to_int.lane(t)) == c.x86_int);
+    CHECK(avx2.to_uint.lane(t) == c.avx2_uint);
   }
   // Other conversions keep D3D's rule under lavapipe (nothing measured them).
   Int<4> from_double;
@@ -85,23 +119,61 @@ TEST_CASE("(int) and (uint) of fp32 lanes saturate with NaN 0 (D3D), or give x86
   CHECK(from_double.lane(0) == 2147483647);
 }
 
+TEST_CASE("the lavapipe profile converts float to int as llvmpipe does on this host") {
+  const std::optional<bool> avx512f = CpuinfoHasAvx512f();
+  if (!avx512f) return;  // no /proc/cpuinfo to read the host from
+  MESSAGE(fmt::format("this host {} AVX-512F", *avx512f ? "has" : "lacks"));
+  CHECK(LavapipeProfile().float_to_int == (*avx512f ? FloatToInt::kX86 : FloatToInt::kX86Avx2));
+  Converted lavapipe;
+  test::RunGroup<kC>(4, [&] { lavapipe = Convert(); }, LavapipeProfile());
+  for (int t = 0; t < kC; ++t) {
+    const Conversion& c = kConversions[t];
+    INFO(fmt::format("float {:#010x}", c.in));
+    CHECK(uint32_t(lavapipe.to_int.lane(t)) == c.x86_int);
+    CHECK(lavapipe.to_uint.lane(t) == (*avx512f ? c.x86_uint : c.avx2_uint));
+  }
+}
+
 TEST_CASE("float_to_int reaches uniform floats and vector casts") {
   const float nan = FromBits(0x7fc00000u);
-  Uint<4> uniform_nan, uniform_nan_spec;
-  Int<4> uniform_big;
-  Int3<4> vector_cast;
-  test::RunGroup<4>(4, [&] {
-    uniform_nan = Uint<4>(nan);  // a plain float, converted as a per-thread one would be
-    uniform_big = Int<4>(3e9f);
-    vector_cast = Int3<4>(Float3<4>(nan, -2.0f, 3e9f));
-  }, LavapipeProfile());
-  test::RunGroup<4>(4, [&] { uniform_nan_spec = Uint<4>(nan); }, SpecProfile());
-  CHECK(uniform_nan.lane(0) == kAllOnes);
-  CHECK(uint32_t(uniform_big.lane(0)) == kIntMin);
-  CHECK(uint32_t(vector_cast.lane(0)[0]) == kIntMin);
-  CHECK(vector_cast.lane(0)[1] == -2);
-  CHECK(uint32_t(vector_cast.lane(0)[2]) == kIntMin);
-  CHECK(uniform_nan_spec.lane(0) == 0u);
+  struct Result {
+    Uint<4> uniform_nan, uniform_minus_two;
+    Int<4> uniform_big;
+    Int3<4> vector_cast;
+    Uint3<4> vector_cast_uint;
+  };
+  const auto run = [&](const DeviceProfile& profile) {
+    Result r;
+    test::RunGroup<4>(4, [&] {
+      r.uniform_nan = Uint<4>(nan);  // a plain float, converted as a per-thread one would be
+      r.uniform_minus_two = Uint<4>(-2.0f);
+      r.uniform_big = Int<4>(3e9f);
+      r.vector_cast = Int3<4>(Float3<4>(nan, -2.0f, 3e9f));
+      r.vector_cast_uint = Uint3<4>(Float3<4>(nan, -2.0f, 3e9f));
+    }, profile);
+    return r;
+  };
+  const Result x86 = run(WithFloatToInt(FloatToInt::kX86));
+  const Result avx2 = run(WithFloatToInt(FloatToInt::kX86Avx2));
+  const Result spec = run(SpecProfile());
+  for (const Result* r : {&x86, &avx2}) {
+    CHECK(uint32_t(r->uniform_big.lane(0)) == kIntMin);
+    CHECK(uint32_t(r->vector_cast.lane(0)[0]) == kIntMin);
+    CHECK(r->vector_cast.lane(0)[1] == -2);
+    CHECK(uint32_t(r->vector_cast.lane(0)[2]) == kIntMin);
+    CHECK(r->vector_cast_uint.lane(0)[2] == 3000000000u);
+  }
+  CHECK(x86.uniform_nan.lane(0) == kAllOnes);
+  CHECK(x86.uniform_minus_two.lane(0) == kAllOnes);
+  CHECK(x86.vector_cast_uint.lane(0)[0] == kAllOnes);
+  CHECK(x86.vector_cast_uint.lane(0)[1] == kAllOnes);
+  CHECK(avx2.uniform_nan.lane(0) == 0u);
+  CHECK(avx2.uniform_minus_two.lane(0) == 0xfffffffeu);
+  CHECK(avx2.vector_cast_uint.lane(0)[0] == 0u);
+  CHECK(avx2.vector_cast_uint.lane(0)[1] == 0xfffffffeu);
+  CHECK(spec.uniform_nan.lane(0) == 0u);
+  CHECK(spec.uniform_minus_two.lane(0) == 0u);
+  CHECK(spec.vector_cast_uint.lane(0)[1] == 0u);
 }
 
 TEST_CASE("f32tof16 of a NaN: x86's half under spec, 0x7e00 with the sign under lavapipe, 0x7fff under nvidia") {
