@@ -636,8 +636,11 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
   /// masked store of just its values near the run's end, never a neighbour's element (other
   /// groups write there concurrently). Masked stores are slow on AMD (VPMASKMOVD, Zen 3), so
   /// they are kept to the vectors whose eight slots would pass the run's end (one or two for a
-  /// dense mask; up to seven when each vector has a single active thread). Indices are
-  /// distinct, so the order of the stores does not matter beyond that.
+  /// dense mask; up to seven when each vector has a single active thread). A vector with no
+  /// active thread is stored the same way, with no test of its own: its slots too are the next
+  /// vectors' to overwrite (1 in 256 vectors at the free-ID kernel's half, a test and a branch
+  /// on every one). Indices are distinct, so the order of the stores does not matter beyond
+  /// that.
   bool StoreCompressed(E* base, const E* values, const Mask<N>& mask) const {
     if constexpr (sizeof(E) != sizeof(uint32_t)) {
       return false;
@@ -677,7 +680,6 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         next = first;
         for (int k = 0; k < kVectors; ++k) {
           const int n = compress[k].count();
-          if (n == 0) continue;
           const auto run =
               hn::BitCast(de, compress[k](hn::BitCast(du, hn::Load(de, values + k * L))));
           if (uint64_t(next) + L <= end) hn::StoreU(run, de, base + next);
