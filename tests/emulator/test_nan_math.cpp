@@ -75,8 +75,8 @@ DeviceProfile WithFloatToInt(FloatToInt rule) {
   return p;
 }
 
-/// Whether /proc/cpuinfo lists avx512f: how the CMake skip rules read the host, independently of
-/// the emulator's own check (nullopt where there is no /proc/cpuinfo).
+/// Whether /proc/cpuinfo's flags list avx512f, as `grep -w` reads it for the CMake CPU-flag gates:
+/// a reading of the host independent of the emulator's own (nullopt where there is none).
 std::optional<bool> CpuinfoHasAvx512f() {
   std::ifstream in("/proc/cpuinfo");
   if (!in) return std::nullopt;
