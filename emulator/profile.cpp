@@ -6,12 +6,13 @@ namespace waveemu {
 
 FloatToInt LlvmpipeFloatToInt() {
 #if defined(__x86_64__) || defined(__i386__)
-  // LLVM lowers a vector fp32-to-uint32 conversion to AVX-512's cvttps2udq where the CPU has it,
-  // and without it to a 64-bit signed conversion whose low half it keeps.
+  // LLVM 15 under Mesa 22.3 (Debian 12) lowers a vector fp32-to-uint32 conversion to AVX-512's
+  // cvttps2udq where the CPU has it; without it, the results are the low half of a 64-bit
+  // signed conversion (probe_nan_math on an AMD Zen 3, session 41). Other LLVMs may differ.
   static const bool avx512f = __builtin_cpu_supports("avx512f");
   return avx512f ? FloatToInt::kX86 : FloatToInt::kX86Avx2;
 #else
-  return FloatToInt::kX86;
+  return FloatToInt::kX86;  // not measured: the profile's rule before hosts were told apart
 #endif
 }
 

@@ -133,9 +133,9 @@ void CheckGather(int W) {
   }
 }
 
-/// AllMaskPatterns plus masks that leave whole blocks of 8 threads (an AVX2 vector of 32-bit
-/// lanes) empty in the middle of what they write: the compacted store writes a full vector for
-/// such a block too, whose lanes the next block's run must overwrite.
+/// AllMaskPatterns plus masks that leave whole blocks of 8 or 16 threads (an AVX2 or AVX-512
+/// vector of 32-bit lanes) empty in the middle of what they write: the compacted store writes a
+/// full vector for such a block too, whose lanes the next block's run must overwrite.
 template <int N>
 std::vector<MaskPattern<N>> ScatterMaskPatterns(int W) {
   std::vector<MaskPattern<N>> p = AllMaskPatterns<N>(W);
@@ -145,7 +145,8 @@ std::vector<MaskPattern<N>> ScatterMaskPatterns(int W) {
     p.push_back({std::move(name), m});
   };
   add("every other block of 8", [](int t) { return t / 8 % 2 == 0; });
-  add("threads 0-3 and 16-39", [](int t) { return t < 4 || (t >= 16 && t < 40); });
+  add("every other block of 16", [](int t) { return t / 16 % 2 == 0; });
+  add("threads 0-3 and 32-79", [](int t) { return t < 4 || (t >= 32 && t < 80); });
   return p;
 }
 
