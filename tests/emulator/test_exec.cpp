@@ -5,6 +5,7 @@
 // barrier rule, helper threads, the nesting limit, and groups wider than one 64-bit mask word.
 #include "emulator/emulator.h"
 #include "intrinsics/intrinsics.h"
+#include "tests/support/mask_patterns.h"
 #include "tests/support/run_group.h"
 
 #include <doctest/doctest.h>
@@ -14,6 +15,7 @@
 #include <string>
 
 using namespace waveemu;
+using waveemu::test::MaskWhere;
 using waveemu::test::RunGroup;
 
 namespace {
@@ -23,13 +25,6 @@ Uint<N> ThreadIndex() {
   Uint<N> r(0u);
   for (int t = 0; t < N; ++t) r.set_lane(t, uint32_t(t));
   return r;
-}
-
-template <int N>
-Mask<N> MaskWhere(auto pred) {
-  Mask<N> m;
-  for (int t = 0; t < N; ++t) m.Set(t, pred(t));
-  return m;
 }
 
 template <int N>

@@ -139,14 +139,10 @@ void CheckGather(int W) {
 template <int N>
 std::vector<MaskPattern<N>> ScatterMaskPatterns(int W) {
   std::vector<MaskPattern<N>> p = AllMaskPatterns<N>(W);
-  const auto add = [&](std::string name, auto pred) {
-    Mask<N> m;
-    for (int t = 0; t < N; ++t) m.Set(t, pred(t));
-    p.push_back({std::move(name), m});
-  };
-  add("every other block of 8", [](int t) { return t / 8 % 2 == 0; });
-  add("every other block of 16", [](int t) { return t / 16 % 2 == 0; });
-  add("threads 0-3 and 32-79", [](int t) { return t < 4 || (t >= 32 && t < 80); });
+  p.push_back({"every other block of 8", MaskWhere<N>([](int t) { return t / 8 % 2 == 0; })});
+  p.push_back({"every other block of 16", MaskWhere<N>([](int t) { return t / 16 % 2 == 0; })});
+  p.push_back({"threads 0-3 and 32-79",
+               MaskWhere<N>([](int t) { return t < 4 || (t >= 32 && t < 80); })});
   return p;
 }
 

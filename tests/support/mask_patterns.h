@@ -19,6 +19,14 @@ struct MaskPattern {
   Mask<N> mask;
 };
 
+/// The mask whose thread t is set where pred(t).
+template <int N>
+Mask<N> MaskWhere(auto pred) {
+  Mask<N> m;
+  for (int t = 0; t < N; ++t) m.Set(t, pred(t));
+  return m;
+}
+
 /// all, every other, every third, first n (n = 1, 5, N/2), last thread only, and three random
 /// masks with fixed seeds. Given the wave size W, also the first lane of each wave and the last
 /// lane of each wave (N - 1 for a partial last wave): one active lane per wave, at the wave's
@@ -27,9 +35,7 @@ template <int N>
 std::vector<MaskPattern<N>> AllMaskPatterns(int W = 0) {
   std::vector<MaskPattern<N>> p;
   auto add = [&](std::string name, auto pred) {
-    Mask<N> m;
-    for (int t = 0; t < N; ++t) m.Set(t, pred(t));
-    p.push_back({std::move(name), m});
+    p.push_back({std::move(name), MaskWhere<N>(pred)});
   };
   add("all", [](int) { return true; });
   add("every other (even)", [](int t) { return t % 2 == 0; });
