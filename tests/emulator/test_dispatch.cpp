@@ -756,3 +756,40 @@ TEST_CASE("groups in flight: more groups than fibers, and a group that throws af
   CHECK_THROWS_WITH_AS(RunScripted(script, 2, nullptr, 0), "scripted", std::runtime_error);
   CHECK(counter == 6u);
 }
+
+TEST_CASE("groups in flight: fibers that end mid-round, a round ended by an ended fiber, and a "
+          "fiber alone in its round") {
+  // The fibers take turns in slot order; a round ends, and is settled, once every live fiber
+  // has parked or ended. Four groups on three fibers, all parking at one counter: group 0 four
+  // times (+1, +10, +100, +5000), groups 1, 2 and 3 once (+2, +4, +1000).
+  uint32_t counter = 0;
+  const std::vector<std::vector<ScriptedPark>> script = {
+      {{&counter, 1, 4}, {&counter, 10, 4}, {&counter, 100, 4}, {&counter, 5000, 4}},
+      {{&counter, 2, 4}},
+      {{&counter, 4, 4}},
+      {{&counter, 1000, 4}},
+  };
+  int fibers = 0;
+  const auto got = RunScripted(script, 3, &fibers);
+  CHECK(fibers == 3);
+  // Round 1: groups 0, 1, 2 add 1, 2, 4 (get 0, 1, 3); counter 7. Round 2: group 0 adds 10;
+  // group 1 ends and its fiber takes group 3, which adds 1000; group 2 ends, and its fiber, the
+  // last, ends: group 0 gets 7, group 3 gets 17; counter 1017. Round 3: group 0 adds 100; group 3
+  // ends and its fiber ends, the last live one in slot order: group 0 gets 1017; counter 1117.
+  // Round 4: group 0, alone, adds 5000 and gets 1117 at once; counter 6117.
+  CHECK(got[0] == std::vector<uint64_t>{0, 7, 1017, 1117});
+  CHECK(got[1] == std::vector<uint64_t>{1});
+  CHECK(got[2] == std::vector<uint64_t>{3});
+  CHECK(got[3] == std::vector<uint64_t>{17});
+  CHECK(counter == 6117u);
+
+  // One fiber: every park is a round of its own, the groups one after another.
+  counter = 0;
+  const auto alone = RunScripted(script, 1, &fibers);
+  CHECK(fibers == 1);
+  CHECK(alone[0] == std::vector<uint64_t>{0, 1, 11, 111});
+  CHECK(alone[1] == std::vector<uint64_t>{5111});
+  CHECK(alone[2] == std::vector<uint64_t>{5113});
+  CHECK(alone[3] == std::vector<uint64_t>{5117});
+  CHECK(counter == 6117u);
+}
