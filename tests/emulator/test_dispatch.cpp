@@ -757,8 +757,8 @@ TEST_CASE("groups in flight: more groups than fibers, and a group that throws af
   CHECK(counter == 6u);
 }
 
-TEST_CASE("groups in flight: fibers that end mid-round, a round ended by an ended fiber, and a "
-          "fiber alone in its round") {
+TEST_CASE("groups in flight: a fiber that ends while another stays parked, and one fiber alone "
+          "through all its rounds") {
   // The fibers take turns in slot order; a round ends, and is settled, once every live fiber
   // has parked or ended. Four groups on three fibers, all parking at one counter: group 0 four
   // times (+1, +10, +100, +5000), groups 1, 2 and 3 once (+2, +4, +1000).
@@ -773,10 +773,10 @@ TEST_CASE("groups in flight: fibers that end mid-round, a round ended by an ende
   const auto got = RunScripted(script, 3, &fibers);
   CHECK(fibers == 3);
   // Round 1: groups 0, 1, 2 add 1, 2, 4 (get 0, 1, 3); counter 7. Round 2: group 0 adds 10;
-  // group 1 ends and its fiber takes group 3, which adds 1000; group 2 ends, and its fiber, the
-  // last, ends: group 0 gets 7, group 3 gets 17; counter 1017. Round 3: group 0 adds 100; group 3
-  // ends and its fiber ends, the last live one in slot order: group 0 gets 1017; counter 1117.
-  // Round 4: group 0, alone, adds 5000 and gets 1117 at once; counter 6117.
+  // group 1 ends and its fiber takes group 3, which adds 1000; group 2 ends and, with no group
+  // left, so does its fiber: group 0 gets 7, group 3 gets 17; counter 1017. Round 3: group 0
+  // adds 100; group 3 ends, and its fiber too, while group 0 stays parked: it gets 1017; counter
+  // 1117. Round 4: group 0, its fiber now alone, adds 5000; round 5 gives it 1117; counter 6117.
   CHECK(got[0] == std::vector<uint64_t>{0, 7, 1017, 1117});
   CHECK(got[1] == std::vector<uint64_t>{1});
   CHECK(got[2] == std::vector<uint64_t>{3});

@@ -6,10 +6,14 @@
 // calling thread's path. Every dispatch's count is checked, and so is the number of fibers used.
 // Arguments: groups in flight (default 64), log2 of the IDs (default 16, in cache), dispatches
 // (default 48). Prints the median and the fastest ns a group. Built from the repository root,
-// with the diff's dispatch.h in /tmp/x/emulator/:
+// with the diff's dispatch.h in /tmp/x/emulator/ (D is this folder):
+//   D=docs/perf_runs/2026-11-29-session47; mkdir -p /tmp/x/emulator
+//   cp emulator/dispatch.h /tmp/x/emulator/ && patch -d /tmp/x -p1 < $D/fibers_on_one_thread.diff
 //   g++ -O3 -g -DNDEBUG -march=native -ffp-contract=off -std=gnu++20 -DFMT_SHARED \
 //     -DHWY_COMPILE_ONLY_STATIC=1 -DHWY_SHARED_DEFINE -no-pie -fno-pie -I/tmp/x -I. \
-//     fiber_cost.cpp -o fc build/default/libwaveemu.a -ltbb -lhwy -lboost_context -lfmt -lz
+//     $D/fiber_cost.cpp -o fc build/default/libwaveemu.a -ltbb -lhwy -lboost_context -lfmt -lz
+// With $D/jump_without_fpu_control.S added after fiber_cost.cpp on that line, the program uses
+// that jump_fcontext instead of the library's.
 #include "examples/niagara_free_ids/free_ids_host.h"
 #include "examples/niagara_free_ids/free_ids_reference.h"
 #include "examples/niagara_free_ids/free_ids_wave.h"

@@ -2,7 +2,8 @@
    1.74's x86-64 System V jump_fcontext as Debian's libboost_context has it (objdump), less the
    LDMXCSR and FLDCW that restore the SSE and x87 control words on every switch. It still saves
    them, so that Boost's ontop_fcontext (which ends a fiber) finds valid words. Linked into
-   fiber_cost.cpp's program, whose own definition then takes the place of the library's. */
+   fiber_cost.cpp's program (its header has the command), whose own definition then takes the
+   place of the library's. */
 .text
 .globl jump_fcontext
 .type jump_fcontext,@function

@@ -4,11 +4,15 @@ ran the samples: `fiber` (the worker's groups in flight), `lambda#4` (the callin
 in the two-core dispatches) and `lambda#6` (the one-thread dispatches); for each, the share of
 its samples by line of free_ids_wave.h. The lambda numbers are GCC's for that build.
 
+  g++ -O3 -g -DNDEBUG -march=native -ffp-contract=off -std=gnu++20 -DFMT_SHARED \
+    -DHWY_COMPILE_ONLY_STATIC=1 -DHWY_SHARED_DEFINE -no-pie -fno-pie -I. \
+    docs/perf_runs/2026-11-29-session46/pinned_split.cpp -o pinned_split_np \
+    build/default/libwaveemu.a -ltbb -lhwy -lboost_context -lfmt -lz
   perf record -e cpu-clock -F 4000 -o ps.data ./pinned_split_np 4 24 64
-  worker_per_line.py ps.data pinned_split_np free_ids_wave.h
+  python3 docs/perf_runs/2026-11-29-session47/worker_per_line.py ps.data pinned_split_np \
+    free_ids_wave.h
 
-The binary must be built with -no-pie -fno-pie. Run from the repository root (it imports
-session 43's per_line.py for addr2line).
+Run from the repository root (it imports session 43's per_line.py for addr2line).
 """
 import sys, subprocess, importlib.util, collections
 spec = importlib.util.spec_from_file_location('pl', 'docs/perf_runs/2026-11-29-session43/per_line.py')
