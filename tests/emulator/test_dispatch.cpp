@@ -769,27 +769,28 @@ TEST_CASE("groups in flight: a fiber that ends while another stays parked, and o
       {{&counter, 4, 4}},
       {{&counter, 1000, 4}},
   };
-  int fibers = 0;
-  const auto got = RunScripted(script, 3, &fibers);
-  CHECK(fibers == 3);
-  // Round 1: groups 0, 1, 2 add 1, 2, 4 (get 0, 1, 3); counter 7. Round 2: group 0 adds 10;
-  // group 1 ends and its fiber takes group 3, which adds 1000; group 2 ends and, with no group
-  // left, so does its fiber: group 0 gets 7, group 3 gets 17; counter 1017. Round 3: group 0
-  // adds 100; group 3 ends, and its fiber too, while group 0 stays parked: it gets 1017; counter
-  // 1117. Round 4: group 0, its fiber now alone, adds 5000; round 5 gives it 1117; counter 6117.
-  CHECK(got[0] == std::vector<uint64_t>{0, 7, 1017, 1117});
-  CHECK(got[1] == std::vector<uint64_t>{1});
-  CHECK(got[2] == std::vector<uint64_t>{3});
-  CHECK(got[3] == std::vector<uint64_t>{17});
-  CHECK(counter == 6117u);
-
+  // Three fibers. Round 1: groups 0, 1, 2 add 1, 2, 4 (get 0, 1, 3); counter 7. Round 2: group
+  // 0 adds 10; group 1 ends and its fiber takes group 3, which adds 1000; group 2 ends and, with
+  // no group left, so does its fiber: group 0 gets 7, group 3 gets 17; counter 1017. Round 3:
+  // group 0 adds 100; group 3 ends, and its fiber too, while group 0 stays parked: it gets 1017;
+  // counter 1117. Round 4: group 0, its fiber now alone, adds 5000; round 5 gives it 1117.
   // One fiber: every park is a round of its own, the groups one after another.
-  counter = 0;
-  const auto alone = RunScripted(script, 1, &fibers);
-  CHECK(fibers == 1);
-  CHECK(alone[0] == std::vector<uint64_t>{0, 1, 11, 111});
-  CHECK(alone[1] == std::vector<uint64_t>{5111});
-  CHECK(alone[2] == std::vector<uint64_t>{5113});
-  CHECK(alone[3] == std::vector<uint64_t>{5117});
-  CHECK(counter == 6117u);
+  struct Case {
+    int in_flight;
+    std::vector<std::vector<uint64_t>> originals;  // per group, in the order of its parks
+  };
+  for (const Case& c : {Case{3, {{0, 7, 1017, 1117}, {1}, {3}, {17}}},
+                        Case{1, {{0, 1, 11, 111}, {5111}, {5113}, {5117}}}}) {
+    INFO("fibers: ", c.in_flight);
+    counter = 0;
+    int fibers = 0;
+    const auto got = RunScripted(script, c.in_flight, &fibers);
+    CHECK(fibers == c.in_flight);
+    REQUIRE(got.size() == c.originals.size());
+    for (size_t g = 0; g < got.size(); ++g) {
+      INFO("group ", g);
+      CHECK(got[g] == c.originals[g]);
+    }
+    CHECK(counter == 6117u);  // 1 + 10 + 100 + 5000 + 2 + 4 + 1000
+  }
 }
