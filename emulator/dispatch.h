@@ -192,6 +192,7 @@ struct SystemValues {
     const auto base = hn::Set(du, group[c] * size[c]);
     const uint32_t* in = group_thread_id[c].data();
     uint32_t* out = d[c].data();
+#pragma GCC unroll 128
     for (int i = 0; i < Uint<N>::kPadded; i += int(hn::Lanes(du)))
       hn::Store(hn::Add(hn::Load(du, in + i), base), du, out + i);
   }

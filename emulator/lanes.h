@@ -219,9 +219,12 @@ class Lanes {
       (kVectorBytes / int(sizeof(T)));
 
   Lanes() { Fill(T{}); }
-  /// For results about to be written in full. Still zeroed: callers may write only N lanes, and
-  /// the compiler drops the zeroing where the whole array is overwritten.
-  explicit Lanes(NoInit) { Fill(T{}); }
+  /// For results about to be written in full: the caller writes every lane below N. Only the
+  /// padding lanes are zeroed here. Zeroing them all cost nothing up to 64 threads, where the
+  /// compiler drops the stores that the caller's unrolled loop overwrites, but from 128 threads
+  /// on it stayed, a call to memset for every result: 8% of the free-ID kernel's instructions
+  /// at 256 threads (docs/performance_history.md, session 48).
+  explicit Lanes(NoInit) { std::fill(v_ + N, v_ + kPadded, T{}); }
   Lanes(T value) { Fill(value); }  // NOLINT: broadcast, as HLSL does
   /// Broadcast of another scalar type, converted as HLSL converts literals (uint x = -1).
   template <class S>
@@ -584,12 +587,20 @@ HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecC
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     if constexpr (L % 8 == 0) {
-      // Mask bits gathered in a register, a word written once (see BitsOfMask).
+      // Mask bits gathered in a register, a word written once (see BitsOfMask). The loop over
+      // a word's vectors has a constant trip count, as in Mask::ForEachVectorWord, so GCC
+      // unrolls it at every N; bounded by min(w * 64 + 64, kPadded), it stayed a loop from 128
+      // threads on.
+      constexpr int kPadded = Lanes<T, N>::kPadded;
+      constexpr int kPerWord = std::min(kPadded, 64) / L;
       for (int w = 0; w < Mask<N>::kWords; ++w) {
         uint64_t word = 0;
-        for (int i = w * 64; i < std::min(w * 64 + 64, Lanes<T, N>::kPadded); i += L)
+        for (int j = 0; j < kPerWord; ++j) {
+          const int i = w * 64 + j * L;
+          if (kPadded > 64 && kPadded % 64 != 0 && i >= kPadded) break;
           word |= BitsOfMask(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)))
-                  << (i & 63);
+                  << (j * L);
+        }
         m.word(w) = kComplement ? ~word : word;
       }
       m.Normalize();
@@ -1010,10 +1021,11 @@ HWY_INLINE Lanes<T, N> select(const Bool<N>& cond, const Lanes<T, N>& a, const L
     constexpr int L = int(hn::MaxLanes(d));
     if constexpr (L % 8 == 0) {
       Lanes<T, N> r{NoInit{}};
-      for (int i = 0; i < Lanes<T, N>::kPadded; i += L)
-        hn::Store(hn::IfThenElse(MaskOfBits(d, cond.mask().Bits64(i, 64)),
-                                 hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)),
+      cond.mask().template ForEachVectorWord<L, Lanes<T, N>::kPadded>([&](int i, uint64_t word) {
+        hn::Store(hn::IfThenElse(MaskOfBits(d, word >> (i & 63)), hn::Load(d, a.data() + i),
+                                 hn::Load(d, b.data() + i)),
                   d, r.data() + i);
+      });
       return r;
     }
   }

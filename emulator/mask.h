@@ -84,6 +84,26 @@ class Mask {
     return width >= 64 ? word_bits : word_bits & ((uint64_t{1} << width) - 1);
   }
 
+  /// Calls f(i, word) for each vector of L threads from thread 0 up to `padded` (a multiple of
+  /// L): i its first thread, word the mask word that holds its threads (thread i is bit i & 63,
+  /// so `word >> (i & 63)` is Bits64(i, 64)). The loop over a word's vectors has a constant trip
+  /// count, so GCC unrolls it at every N and i & 63 is a constant in each copy. A plain loop over
+  /// i, calling Bits64(i, ...), stays a loop from 128 threads on, with the word's load and a
+  /// variable shift for every vector.
+  template <int L, int padded, class F>
+  constexpr void ForEachVectorWord(F&& f) const {
+    static_assert(64 % L == 0 && padded % L == 0 && padded <= kWords * 64);
+    constexpr int kPerWord = std::min(padded, 64) / L;  // vectors a word holds
+    for (int w = 0; w < kWords; ++w) {
+      const uint64_t word = words_[w];
+      for (int j = 0; j < kPerWord; ++j) {
+        const int i = w * 64 + j * L;
+        if (padded > 64 && padded % 64 != 0 && i >= padded) break;  // the last word's end
+        f(i, word);
+      }
+    }
+  }
+
   /// Calls f(t) for every set thread t, in ascending order.
   template <class F>
   constexpr void ForEach(F&& f) const {

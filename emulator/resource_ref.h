@@ -671,13 +671,14 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
         // has no branch of its own.
         uint64_t stray = 0;
         uint32_t next = first;
-        for (int k = 0; k < kVectors; ++k) {
-          compress[k] = Compressor(du, mask.Bits64(k * L, L));
-          const int n = compress[k].count();
-          const auto got = compress[k](hn::Load(du, index_.data() + k * L));
+        mask.template ForEachVectorWord<L, Uint<N>::kPadded>([&](int i, uint64_t word) {
+          Compressor& c = compress[i / L];
+          c = Compressor(du, word >> (i & 63));
+          const int n = c.count();
+          const auto got = c(hn::Load(du, index_.data() + i));
           stray |= ~BitsOfMask(du, hn::Eq(got, IotaFrom(du, next))) & ((uint64_t{1} << n) - 1);
           next += uint32_t(n);
-        }
+        });
         if (stray) return false;
         const uint64_t end = uint64_t(first) + count;
         next = first;

@@ -259,13 +259,16 @@ HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int pad
   constexpr int L = int(hn::MaxLanes(d));
   if constexpr (kPopcount && L == 8) {
     // One wave's count per vector from a scalar popcount, or (waves of 4, two to a vector) from
-    // a byte table.
-    for (int t0 = 0; t0 < padded; t0 += L) {
+    // a byte table. A wave of up to 32 lanes lies in the mask word that holds t0.
+    bits.template ForEachVectorWord<L, Lanes<uint32_t, N>::kPadded>([&](int t0, uint64_t word) {
+      if (t0 >= padded) return;
       const auto counts =
-          W == 4 ? detail::ByteCountsAt(d, detail::kBitsInNibble, uint32_t(bits.Bits64(t0, 8)))
-                 : hn::Set(d, uint32_t(std::popcount(bits.Bits64(t0 & ~(W - 1), W))));
+          W == 4 ? detail::ByteCountsAt(d, detail::kBitsInNibble,
+                                        uint32_t(word >> (t0 & 63)) & 0xFFu)
+                 : hn::Set(d, uint32_t(std::popcount((word >> (t0 & 63 & ~(W - 1))) &
+                                                     ((uint64_t{1} << W) - 1))));
       hn::Store(counts, d, out + t0);
-    }
+    });
     return;
   }
   for (int t0 = 0; t0 < padded; t0 += L) {

@@ -310,7 +310,9 @@ TEST_CASE_TEMPLATE("comparisons at group sizes around a vector and a word keep t
   CheckComparisons<T, 9>(4);
   CheckComparisons<T, 64>(4);
   CheckComparisons<T, 65>(4);
+  CheckComparisons<T, 100>(4);  // a second word that ends inside it
   CheckComparisons<T, 128>(4);
+  CheckComparisons<T, 256>(4);
 }
 
 TEST_CASE_TEMPLATE("operators with a plain scalar on either side broadcast it", T, LANE_TYPES) {
@@ -347,15 +349,21 @@ TEST_CASE_TEMPLATE("compound assignment and ++/-- update every thread outside a 
   }
 }
 
-TEST_CASE_TEMPLATE("select picks a where cond, else b, on every thread", T, LANE_TYPES) {
-  constexpr int N = kN;
+template <class T, int N>
+void CheckSelect() {
   const auto a = RandomArray<T, N>(11), b = RandomArray<T, N>(12);
   for (const auto& p : test::AllMaskPatterns<N>()) {
     const Lanes<T, N> r = select(Bool<N>::FromMask(p.mask), Lanes<T, N>(a), Lanes<T, N>(b));
     std::array<T, N> want;
     for (int t = 0; t < N; ++t) want[t] = p.mask.Test(t) ? a[t] : b[t];
-    CheckValues<T, N>(r, want, a, b, "select, mask " + p.name);
+    CheckValues<T, N>(r, want, a, b, fmt::format("select, N {}, mask {}", N, p.name));
   }
+}
+
+TEST_CASE_TEMPLATE("select picks a where cond, else b, on every thread", T, LANE_TYPES) {
+  CheckSelect<T, kN>();
+  CheckSelect<T, 100>();  // a second mask word that ends inside it
+  CheckSelect<T, 256>();  // four whole words
 }
 
 // ------------------------------ masked assignment

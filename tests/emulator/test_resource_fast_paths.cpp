@@ -206,6 +206,7 @@ TEST_CASE_TEMPLATE("a scatter writes the same through the contiguous and compact
   CheckScatter<T, 24>(16);
   CheckScatter<T, 1>(4);
   CheckScatter<T, 128>(128);
+  CheckScatter<T, 200>(8);  // four mask words, the last ending inside it
 }
 
 TEST_CASE("a scatter of the other signedness (RWBuffer<int>[i] = uint) keeps the bits on every "

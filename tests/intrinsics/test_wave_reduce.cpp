@@ -215,6 +215,7 @@ void SweepBoolLanes(const char* what, bool all_equal) {
 
 TEST_CASE("WaveActiveCountBits counts the active lanes whose bool is true") {
   SweepBoolLanes<256>("WaveActiveCountBits", false);
+  SweepBoolLanes<100>("WaveActiveCountBits", false);  // a second mask word that ends inside it
   SweepBoolLanes<24>("WaveActiveCountBits", false);
 }
 
