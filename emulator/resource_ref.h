@@ -615,8 +615,8 @@ class ElementRef : public detail::PerThreadOpsFor<ElementRef<E, N>, E, N> {
  private:
   /// The N elements from src on, as threads of `mask` read them (the others read 0). src must
   /// hold N elements: Gather calls it only after IsConsecutiveInBounds. A result of its own, not
-  /// Gather's: a zeroing on both of Gather's paths would stay, where here the compiler sees it
-  /// overwritten.
+  /// Gather's: `all` is a NoInit result whose N lanes the copy writes, and the zeroed result
+  /// that a partial mask needs is made only on that path.
   static value_type ReadRun(const E* src, const Mask<N>& mask) {
     value_type all{NoInit{}};
     detail::CopyBytes<sizeof(E) * N>(all.data(), src);

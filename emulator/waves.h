@@ -252,7 +252,8 @@ HWY_INLINE hn::Vec<D> ByteCountsAt(D d, const std::array<std::array<uint8_t, 8>,
 
 /// For waves of W <= 32 lanes: out[t] = the W-bit block of `bits` holding thread t's wave,
 /// shifted down to bit 0 (its ballot), or with kPopcount the number of bits in it, for every
-/// t < padded (a multiple of the vector length; padding threads see their padding block).
+/// t < padded (a multiple of the vector length, at most Uint<N>::kPadded; padding threads see
+/// their padding block).
 template <bool kPopcount, int N>
 HWY_INLINE void WaveBlockBits(const Mask<N>& bits, int W, uint32_t* out, int padded) {
   const hn::ScalableTag<uint32_t> d;

@@ -422,8 +422,7 @@ HWY_INLINE Uint<N> WaveBlockCounts(const Mask<N>& bits, int W) {
 /// Number of threads of each wave where x is true and `mask` is set, on every lane of the wave.
 template <int N>
 HWY_INLINE Uint<N> CountBits(const Bool<N>& x, const Mask<N>& mask, int W) {
-  // Each path makes its own result: NoInit's zeroing is dead only where every lane is written
-  // after it, which the wide path does not do, and a zeroing shared by both paths stays.
+  // Each path makes its own NoInit result and writes every lane below N of it.
   return WithWaveSize(W, [&]<int kW>() {
     if constexpr (kW <= 32) {
       return WaveBlockCounts(x.mask() & mask, kW);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # alternate_width.sh OLD NEW ROUNDS WAVE: group_width.cpp's one-thread time at each width, the
-# two binaries in turns (OLD first in odd rounds, NEW first in even ones), 2^20 IDs, the fastest
-# of 10 dispatches each. Then, per width, the median over the rounds of each binary and of
-# NEW/OLD taken round by round.
+# two binaries in turns (OLD first in odd rounds, NEW first in even ones; their file names must
+# differ), 2^20 IDs, the fastest of 10 dispatches each. Then, per width, the median over the
+# rounds of each binary and of NEW/OLD taken round by round.
 for r in $(seq "$3"); do
   for w in 8 16 32 64 128 256 512 1024; do
     [ "$w" -lt "$4" ] && continue
