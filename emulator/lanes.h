@@ -576,37 +576,24 @@ HWY_INLINE Lanes<T, N> ZipArithmetic(const Lanes<T, N>& a, const Lanes<T, N>& b,
 }
 
 /// Bool of op(a[t], b[t]), the operands as they are; padding bits are cleared. kComplement:
-/// vcmp computes !op and each word of bits is inverted once (scmp is op itself). AVX2 has no
+/// vcmp computes !op and the mask is inverted a word at a time (scmp is op itself). AVX2 has no
 /// vector `!=` and Highway 1.0.3 no integer `<=`; a vector NOT per eight threads became one
 /// scalar NOT per 64.
 template <bool kComplement = false, class T, int N, class VecCmp, class ScalarCmp>
 HWY_INLINE Bool<N> CompareLanes(const Lanes<T, N>& a, const Lanes<T, N>& b, VecCmp vcmp,
                                 ScalarCmp scmp) {
-  Mask<N> m;
   if constexpr (kIsSimdType<T>) {
     const hn::ScalableTag<T> d;
     constexpr int L = int(hn::MaxLanes(d));
     if constexpr (L % 8 == 0) {
-      // Mask bits gathered in a register, a word written once (see BitsOfMask). The loop over
-      // a word's vectors has a constant trip count, as in Mask::ForEachVectorWord, so GCC
-      // unrolls it at every N; bounded by min(w * 64 + 64, kPadded), it stayed a loop from 128
-      // threads on.
-      constexpr int kPadded = Lanes<T, N>::kPadded;
-      constexpr int kPerWord = std::min(kPadded, 64) / L;
-      for (int w = 0; w < Mask<N>::kWords; ++w) {
-        uint64_t word = 0;
-        for (int j = 0; j < kPerWord; ++j) {
-          const int i = w * 64 + j * L;
-          if (kPadded > 64 && kPadded % 64 != 0 && i >= kPadded) break;
-          word |= BitsOfMask(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)))
-                  << (j * L);
-        }
-        m.word(w) = kComplement ? ~word : word;
-      }
-      m.Normalize();
-      return Bool<N>::FromMask(m);
+      // Mask bits gathered in a register, a word written once (see BitsOfMask).
+      return Bool<N>::FromMask(
+          Mask<N>::template FromVectorBits<L, Lanes<T, N>::kPadded, kComplement>([&](int i) {
+            return BitsOfMask(d, vcmp(hn::Load(d, a.data() + i), hn::Load(d, b.data() + i)));
+          }));
     }
   }
+  Mask<N> m;
   for (int t = 0; t < N; ++t) m.Set(t, scmp(a.data()[t], b.data()[t]));
   return Bool<N>::FromMask(m);
 }

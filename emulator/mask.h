@@ -104,6 +104,29 @@ class Mask {
     }
   }
 
+  /// The mask whose threads [i, i + L) are the low L bits of f(i), for each vector of L threads
+  /// from thread 0 up to `padded` (as ForEachVectorWord walks them); with kInverted, the threads
+  /// whose bits f leaves clear. Bits of threads at or beyond N are dropped. Each word is gathered
+  /// in a register, inverted there and written once. Always inlined: comparisons build their masks
+  /// with it, and a call would spill the vectors a kernel keeps in registers.
+  template <int L, int padded, bool kInverted = false, class F>
+  [[gnu::always_inline]] static constexpr Mask FromVectorBits(F&& f) {
+    static_assert(64 % L == 0 && padded % L == 0 && padded <= kWords * 64);
+    constexpr int kPerWord = std::min(padded, 64) / L;
+    Mask m;
+    for (int w = 0; w < kWords; ++w) {
+      uint64_t word = 0;
+      for (int j = 0; j < kPerWord; ++j) {
+        const int i = w * 64 + j * L;
+        if (padded > 64 && padded % 64 != 0 && i >= padded) break;
+        word |= uint64_t(f(i)) << (j * L);
+      }
+      m.words_[w] = kInverted ? ~word : word;
+    }
+    m.Normalize();
+    return m;
+  }
+
   /// Calls f(t) for every set thread t, in ascending order.
   template <class F>
   constexpr void ForEach(F&& f) const {

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -56,6 +57,50 @@ TEST_CASE_TEMPLATE("Mask set operations agree with a per-thread loop", Size,
     a.ForEach([&](int t) { visited.push_back(t); });
     CHECK(visited.size() == size_t(count));
     for (size_t i = 1; i < visited.size(); ++i) CHECK(visited[i - 1] < visited[i]);
+  }
+}
+
+/// Visits and builds a mask vector by vector (L threads each, up to `padded`) and compares with
+/// the per-thread reference: the vectors come in order, each seeing its own threads' bits, and
+/// FromVectorBits keeps bits below N only (f sets every padding thread; inverted, it clears them).
+template <int N, int L, int padded>
+void CheckVectorWalk(uint32_t seed) {
+  const Mask<N> a = RandomMask<N>(seed);
+  const auto ra = Reference(a);
+  // Bits of threads [i, i + L); with padding_set, threads at or beyond N read as set.
+  const auto reference_bits = [&](int i, bool padding_set) {
+    uint64_t bits = 0;
+    for (int k = 0; k < L; ++k)
+      if (i + k < N ? bool(ra[size_t(i + k)]) : padding_set) bits |= uint64_t{1} << k;
+    return bits;
+  };
+  std::vector<int> starts;
+  a.template ForEachVectorWord<L, padded>([&](int i, uint64_t word) {
+    starts.push_back(i);
+    const uint64_t got = (word >> (i & 63)) & ((uint64_t{1} << L) - 1);
+    CHECK_MESSAGE(got == reference_bits(i, false), "N ", N, " L ", L, " vector at ", i);
+  });
+  REQUIRE(starts.size() == size_t(padded / L));
+  for (size_t v = 0; v < starts.size(); ++v) CHECK(starts[v] == int(v) * L);
+  const auto built =
+      Mask<N>::template FromVectorBits<L, padded>([&](int i) { return reference_bits(i, true); });
+  CHECK(built == a);
+  // Inverted, the padding threads f leaves clear must not come back as set.
+  const auto inverted = Mask<N>::template FromVectorBits<L, padded, /*kInverted=*/true>(
+      [&](int i) { return reference_bits(i, false); });
+  for (int t = 0; t < N; ++t) CHECK(inverted.Test(t) == !ra[size_t(t)]);
+  CHECK(inverted.Count() == N - a.Count());
+}
+
+TEST_CASE_TEMPLATE("Mask walks vector by vector: ForEachVectorWord and FromVectorBits", Size,
+                   std::integral_constant<int, 1>, std::integral_constant<int, 24>,
+                   std::integral_constant<int, 64>, std::integral_constant<int, 100>,
+                   std::integral_constant<int, 256>) {
+  constexpr int N = Size::value;
+  for (uint32_t seed = 1; seed <= 8; ++seed) {
+    CheckVectorWalk<N, 8, (N + 7) / 8 * 8>(seed);
+    CheckVectorWalk<N, 16, (N + 15) / 16 * 16>(seed);
+    CheckVectorWalk<N, 4, (N + 3) / 4 * 4>(seed);
   }
 }
 
