@@ -175,7 +175,7 @@ class Compressor32 {
 
 /// hn::Compress of 32-bit lanes: the lanes of m first, in order; the rest as Compressor32 says.
 template <class D>
-HWY_INLINE hn::Vec<D> Compress32(D d, hn::Vec<D> v, hn::Mask<D> m) {
+HWY_INLINE hn::Vec<D> Compress32([[maybe_unused]] D d, hn::Vec<D> v, hn::Mask<D> m) {
   static_assert(sizeof(hn::TFromD<D>) == 4, "Compress32 is for 32-bit lanes");
 #if HWY_TARGET == HWY_AVX2
   if constexpr (detail::kIsFull256<D>) return Compressor32<D>(d, BitsOfMask(d, m))(v);
