@@ -92,7 +92,7 @@ class Mask {
   /// variable shift for every vector.
   template <int L, int padded, class F>
   constexpr void ForEachVectorWord(F&& f) const {
-    static_assert(64 % L == 0 && padded % L == 0 && padded <= kWords * 64);
+    static_assert(64 % L == 0 && padded % L == 0 && padded >= N && padded <= kWords * 64);
     constexpr int kPerWord = std::min(padded, 64) / L;  // vectors a word holds
     for (int w = 0; w < kWords; ++w) {
       const uint64_t word = words_[w];
@@ -104,14 +104,14 @@ class Mask {
     }
   }
 
-  /// The mask whose threads [i, i + L) are the low L bits of f(i), for each vector of L threads
-  /// from thread 0 up to `padded` (as ForEachVectorWord walks them); with kInverted, the threads
-  /// whose bits f leaves clear. Bits of threads at or beyond N are dropped. Each word is gathered
-  /// in a register, inverted there and written once. Always inlined: comparisons build their masks
-  /// with it, and a call would spill the vectors a kernel keeps in registers.
+  /// The mask whose threads [i, i + L) are the bits of f(i) (which has none above the low L),
+  /// for each vector of L threads from thread 0 up to `padded` (as ForEachVectorWord walks them);
+  /// with kInverted, the threads whose bits f leaves clear. Bits of threads at or beyond N are
+  /// dropped. Each word is gathered in a register, inverted there and written once. Always
+  /// inlined: GCC otherwise called an out-of-line copy from plain Dispatch's kernel.
   template <int L, int padded, bool kInverted = false, class F>
   [[gnu::always_inline]] static constexpr Mask FromVectorBits(F&& f) {
-    static_assert(64 % L == 0 && padded % L == 0 && padded <= kWords * 64);
+    static_assert(64 % L == 0 && padded % L == 0 && padded >= N && padded <= kWords * 64);
     constexpr int kPerWord = std::min(padded, 64) / L;
     Mask m;
     for (int w = 0; w < kWords; ++w) {

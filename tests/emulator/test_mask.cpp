@@ -5,7 +5,6 @@
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -82,8 +81,12 @@ void CheckVectorWalk(uint32_t seed) {
   });
   REQUIRE(starts.size() == size_t(padded / L));
   for (size_t v = 0; v < starts.size(); ++v) CHECK(starts[v] == int(v) * L);
-  const auto built =
-      Mask<N>::template FromVectorBits<L, padded>([&](int i) { return reference_bits(i, true); });
+  std::vector<int> built_starts;
+  const auto built = Mask<N>::template FromVectorBits<L, padded>([&](int i) {
+    built_starts.push_back(i);
+    return reference_bits(i, true);
+  });
+  CHECK(built_starts == starts);  // the same vectors, in order, none at or past `padded`
   CHECK(built == a);
   // Inverted, the padding threads f leaves clear must not come back as set.
   const auto inverted = Mask<N>::template FromVectorBits<L, padded, /*kInverted=*/true>(
@@ -101,6 +104,11 @@ TEST_CASE_TEMPLATE("Mask walks vector by vector: ForEachVectorWord and FromVecto
     CheckVectorWalk<N, 8, (N + 7) / 8 * 8>(seed);
     CheckVectorWalk<N, 16, (N + 15) / 16 * 16>(seed);
     CheckVectorWalk<N, 4, (N + 3) / 4 * 4>(seed);
+    // Lanes<T, N>::kPadded pads to 64 bytes, so whole vectors can be padding: 32-bit lanes on
+    // AVX2 (8 a vector, padded to 16), 16-bit lanes on AVX2 (16, padded to 32) and AVX-512 (32).
+    CheckVectorWalk<N, 8, (N + 15) / 16 * 16>(seed);
+    CheckVectorWalk<N, 16, (N + 31) / 32 * 32>(seed);
+    CheckVectorWalk<N, 32, (N + 31) / 32 * 32>(seed);
   }
 }
 
