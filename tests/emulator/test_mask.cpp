@@ -30,10 +30,13 @@ Mask<N> RandomMask(uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Mask set operations agree with a per-thread loop", Size,
-                   std::integral_constant<int, 1>, std::integral_constant<int, 24>,
-                   std::integral_constant<int, 64>, std::integral_constant<int, 100>,
-                   std::integral_constant<int, 256>) {
+// Group sizes: under a word, one word, a second word that ends inside it, four whole words.
+#define MASK_SIZES                                                                       \
+  std::integral_constant<int, 1>, std::integral_constant<int, 24>,                       \
+      std::integral_constant<int, 64>, std::integral_constant<int, 100>,                 \
+      std::integral_constant<int, 256>
+
+TEST_CASE_TEMPLATE("Mask set operations agree with a per-thread loop", Size, MASK_SIZES) {
   constexpr int N = Size::value;
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     const Mask<N> a = RandomMask<N>(seed), b = RandomMask<N>(seed + 100);
@@ -96,9 +99,7 @@ void CheckVectorWalk(uint32_t seed) {
 }
 
 TEST_CASE_TEMPLATE("Mask walks vector by vector: ForEachVectorWord and FromVectorBits", Size,
-                   std::integral_constant<int, 1>, std::integral_constant<int, 24>,
-                   std::integral_constant<int, 64>, std::integral_constant<int, 100>,
-                   std::integral_constant<int, 256>) {
+                   MASK_SIZES) {
   constexpr int N = Size::value;
   for (uint32_t seed = 1; seed <= 8; ++seed) {
     CheckVectorWalk<N, 8, (N + 7) / 8 * 8>(seed);
