@@ -8,7 +8,8 @@
 // writes that park by hand around the emulator's own statements: the free-ID wave kernel's
 // statements up to its InterlockedAdd (phase A), then those after it (phase B), with what phase B
 // needs kept in between in a small record per group (WriteOffset: 256 bytes; the two if_
-// conditions and the per-wave claims: a few dozen bytes). ParticleID is recomputed.
+// conditions and the per-wave claims: 144 bytes; 448 with the alignment). ParticleID is
+// recomputed.
 //
 // Setups (RunSplit). The calling thread always runs its groups one by one: phase A, the claim
 // (one fetch_add for the group's waves, as the emulator combines them), phase B. On two cores
@@ -25,7 +26,7 @@
 // split kernel's per-group work should be about the emulator's, or the comparison says little).
 // Every run's list is checked with the benchmark's CheckFreeIDs.
 //
-// With five arguments or more it times one setup alone, for perf: REPEATS WAVE BATCH THREADS
+// With four arguments or more it times one setup alone, for perf: REPEATS WAVE BATCH THREADS
 // [LOG2_IDS [pipelined]] (free fraction 0.5; BATCH 1: one by one), and checks the last run.
 #include "examples/niagara_free_ids/free_ids_reference.h"
 #include "examples/niagara_free_ids/free_ids_wave.h"
