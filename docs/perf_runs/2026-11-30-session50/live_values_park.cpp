@@ -20,8 +20,8 @@
 //     ends its group and runs its next group up to the park);
 //   one by one, with a counter and list of its own (nothing shared but the input; not the
 //     kernel's result, the two lists are checked together).
-// In the same turns it times the emulator's kernel through DispatchInlined on one thread and on
-// two cores with 64 groups in flight (the benchmark's setting), so the split kernel's speed-ups
+// In the same turns it times the emulator's kernel as the benchmark's rows run it
+// (RunEmulatorFreeIDs: DispatchInlined over a 2-D grid, 64 groups in flight on two cores), so the split kernel's speed-ups
 // and the emulator's are read side by side; "split/emu" compares their one-thread times (the
 // split kernel's per-group work should be about the emulator's, or the comparison says little).
 // Every run's list is checked with the benchmark's CheckFreeIDs.
@@ -63,11 +63,11 @@ struct alignas(64) LiveValues {
 };
 
 /// The kernel's statements (examples/niagara_free_ids/free_ids_wave.h), cut at the atomic.
+/// RWFreeIDListSizes[FreeIDListIndex] is `counter`: the claim is the probe's own code.
 struct SplitKernel {
   Buffer<int> IDToIndexTable;
   RWBuffer<int> RWFreeIDList;
-  RWBuffer<int> RWFreeIDListSizes;
-  uint32_t FreeIDListIndex = 0;
+  int* counter = nullptr;
   int wave_size = 8;
 
   void PhaseA(uint3 GroupId, const SV_GroupThreadID<N>& GroupThreadId, LiveValues& live) const {
@@ -109,12 +109,21 @@ struct SplitKernel {
     });
   }
 
-  int* counter = nullptr;  // RWFreeIDListSizes[FreeIDListIndex]'s memory, for the claim
   // Unless null: the worker's groups claim from this counter and write this list instead (not
   // the kernel's result; nothing is then shared between the cores but the input).
   int* worker_counter = nullptr;
   RWBuffer<int> worker_list;
 };
+
+SplitKernel MakeSplitKernel(std::span<const int32_t> table, std::vector<int32_t>& list,
+                            int* counter, int wave_size) {
+  SplitKernel k;
+  k.IDToIndexTable = Buffer<int>(table);
+  k.RWFreeIDList = RWBuffer<int>(std::span<int>(list));
+  k.counter = counter;
+  k.wave_size = wave_size;
+  return k;
+}
 
 /// Each claiming wave's original, from `base`, in wave order (the emulator's combined claim).
 uint32_t AssignStarts(LiveValues& live, uint32_t base, int waves) {
@@ -131,6 +140,9 @@ uint32_t Total(const LiveValues& live, int waves) {
   return total;
 }
 
+/// A batched worker's parked groups: the batch being parked and, pipelined, the one ending.
+thread_local LiveValues parked[2][kMaxBatch];
+
 /// The worker's groups `batch` at a time (at most kMaxBatch), batched or `pipelined` (see the
 /// top), or one by one as the calling thread's when batch is 1; with one thread, that thread's.
 double RunSplit(const SplitKernel& caller_kernel, uint64_t groups, int threads, int batch,
@@ -145,77 +157,62 @@ double RunSplit(const SplitKernel& caller_kernel, uint64_t groups, int threads, 
     worker_kernel.counter = caller_kernel.worker_counter;
     worker_kernel.RWFreeIDList = caller_kernel.worker_list;
   }
-  const auto one_by_one = [&](const SplitKernel& kernel, uint64_t begin, uint64_t end)
-                              __attribute__((flatten)) {
+  // One chunk of groups on one thread, in the given order (each order compiled on its own:
+  // with the order a run-time argument, one by one and pipelined ran 3-10% slower).
+  const auto run_chunk = [&]<bool kBatched, bool kInterleaved>(
+                             const SplitKernel& kernel, uint64_t begin, uint64_t end)
+                             __attribute__((flatten)) {
     std::atomic_ref<int> counter(*kernel.counter);
     GroupState<N> state(kernel.wave_size, profile, uint3{}, &shared);
     ScopedGroup<N> scope(state);
-    LiveValues live;
-    for (uint64_t g = begin; g < end; ++g) {
+    const auto phase_a = [&](uint64_t g, LiveValues& live) {  // returns the group's addition
       const uint3 gid{uint32_t(g), 0, 0};
       state.Reset(gid);
       kernel.PhaseA(gid, sv.group_thread_id, live);
-      const uint32_t total = Total(live, waves);
-      if (total) AssignStarts(live, uint32_t(counter.fetch_add(int(total))), waves);
+      return Total(live, waves);
+    };
+    const auto phase_b = [&](uint64_t g, const LiveValues& live) {
+      const uint3 gid{uint32_t(g), 0, 0};
       state.Reset(gid);
       kernel.PhaseB(gid, sv.group_thread_id, live);
-    }
-  };
-  const auto batched = [&](const SplitKernel& kernel, uint64_t begin, uint64_t end)
-                           __attribute__((flatten)) {
-    std::atomic_ref<int> counter(*kernel.counter);
-    GroupState<N> state(kernel.wave_size, profile, uint3{}, &shared);
-    ScopedGroup<N> scope(state);
-    static thread_local LiveValues live[kMaxBatch];
-    for (uint64_t first = begin; first < end; first += uint64_t(batch)) {
-      const int n = int(std::min<uint64_t>(uint64_t(batch), end - first));
-      uint32_t total = 0;
-      for (int k = 0; k < n; ++k) {
-        const uint3 gid{uint32_t(first + k), 0, 0};
-        state.Reset(gid);
-        kernel.PhaseA(gid, sv.group_thread_id, live[k]);
-        total += Total(live[k], waves);
-      }
+    };
+    // One fetch_add for n parked groups, each group's waves given their originals in order.
+    const auto claim = [&](LiveValues* live, int n, uint32_t total) {
       uint32_t base = total ? uint32_t(counter.fetch_add(int(total))) : 0;
       for (int k = 0; k < n; ++k) base = AssignStarts(live[k], base, waves);
-      for (int k = 0; k < n; ++k) {
-        const uint3 gid{uint32_t(first + k), 0, 0};
-        state.Reset(gid);
-        kernel.PhaseB(gid, sv.group_thread_id, live[k]);
+    };
+    if constexpr (!kBatched) {
+      LiveValues one;
+      for (uint64_t g = begin; g < end; ++g) {
+        claim(&one, 1, phase_a(g, one));
+        phase_b(g, one);
       }
-    }
-  };
-  const auto interleaved = [&](const SplitKernel& kernel, uint64_t begin, uint64_t end)
-                               __attribute__((flatten)) {
-    std::atomic_ref<int> counter(*kernel.counter);
-    GroupState<N> state(kernel.wave_size, profile, uint3{}, &shared);
-    ScopedGroup<N> scope(state);
-    static thread_local LiveValues live[2][kMaxBatch];
-    uint64_t settled = begin;  // the first group of the settled batch (live[(b + 1) % 2])
-    int n_settled = 0, b = 0;
-    for (uint64_t first = begin;; first += uint64_t(batch), b ^= 1) {
-      const int n = first < end ? int(std::min<uint64_t>(uint64_t(batch), end - first)) : 0;
-      LiveValues* parking = live[b];
-      LiveValues* resuming = live[b ^ 1];
-      uint32_t total = 0;
-      for (int k = 0; k < std::max(n, n_settled); ++k) {
-        if (k < n) {
-          const uint3 gid{uint32_t(first + k), 0, 0};
-          state.Reset(gid);
-          kernel.PhaseA(gid, sv.group_thread_id, parking[k]);
-          total += Total(parking[k], waves);
-        }
-        if (k < n_settled) {
-          const uint3 gid{uint32_t(settled + k), 0, 0};
-          state.Reset(gid);
-          kernel.PhaseB(gid, sv.group_thread_id, resuming[k]);
-        }
+    } else if constexpr (!kInterleaved) {
+      LiveValues* const batch_live = parked[0];
+      for (uint64_t first = begin; first < end; first += uint64_t(batch)) {
+        const int n = int(std::min<uint64_t>(uint64_t(batch), end - first));
+        uint32_t total = 0;
+        for (int k = 0; k < n; ++k) total += phase_a(first + k, batch_live[k]);
+        claim(batch_live, n, total);
+        for (int k = 0; k < n; ++k) phase_b(first + k, batch_live[k]);
       }
-      if (n == 0) break;
-      uint32_t base = total ? uint32_t(counter.fetch_add(int(total))) : 0;
-      for (int k = 0; k < n; ++k) base = AssignStarts(parking[k], base, waves);
-      settled = first;
-      n_settled = n;
+    } else {
+      // Batch `first` parks in parked[b] while the batch before it, settled, ends from
+      // parked[b ^ 1]; a last round with nothing to park ends the last batch.
+      uint64_t settled = begin;
+      int n_settled = 0, b = 0;
+      for (uint64_t first = begin;; first += uint64_t(batch), b ^= 1) {
+        const int n = first < end ? int(std::min<uint64_t>(uint64_t(batch), end - first)) : 0;
+        uint32_t total = 0;
+        for (int k = 0; k < std::max(n, n_settled); ++k) {
+          if (k < n) total += phase_a(first + k, parked[b][k]);
+          if (k < n_settled) phase_b(settled + k, parked[b ^ 1][k]);
+        }
+        if (n == 0) break;
+        claim(parked[b], n, total);
+        settled = first;
+        n_settled = n;
+      }
     }
   };
   const auto start = Clock::now();
@@ -225,9 +222,12 @@ double RunSplit(const SplitKernel& caller_kernel, uint64_t groups, int threads, 
         // The calling thread runs its groups one by one, unless it runs them all.
         const bool on_caller = threads == 1 || std::this_thread::get_id() == caller;
         const SplitKernel& kernel = on_caller ? caller_kernel : worker_kernel;
-        if (batch == 1 || (threads > 1 && on_caller)) one_by_one(kernel, begin, end);
-        else if (pipelined) interleaved(kernel, begin, end);
-        else batched(kernel, begin, end);
+        if (batch == 1 || (threads > 1 && on_caller))
+          run_chunk.template operator()<false, false>(kernel, begin, end);
+        else if (pipelined)
+          run_chunk.template operator()<true, true>(kernel, begin, end);
+        else
+          run_chunk.template operator()<true, false>(kernel, begin, end);
       },
       2 * uint64_t(std::max(batch, 64)));  // Dispatch's grain: twice the groups in flight
   return MsSince(start);
@@ -244,12 +244,7 @@ int main(int argc, char** argv) {
     const bool pipelined = argc > 6 && std::string(argv[6]) == "pipelined";
     const std::vector<int32_t> table = examples::MakeRandomIDTable(size, 0.5, 42);
     std::vector<int32_t> list(size), sizes(1);
-    SplitKernel k;
-    k.IDToIndexTable = Buffer<int>(std::span<const int32_t>(table));
-    k.RWFreeIDList = RWBuffer<int>(std::span<int>(list));
-    k.RWFreeIDListSizes = RWBuffer<int>(std::span<int>(sizes));
-    k.wave_size = wave;
-    k.counter = &sizes[0];
+    const SplitKernel k = MakeSplitKernel(table, list, &sizes[0], wave);
     double total = 0;
     for (int r = 0; r < repeats; ++r) {
       std::fill(list.begin(), list.end(), examples::kUnwritten);  // outside the timed call
@@ -265,9 +260,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   fmt::print(
-      "free-ID wave kernel, 2^24 IDs, 64 threads a group, 1-D grid; ms, median of {} runs in "
+      "free-ID wave kernel, 2^24 IDs, 64 threads a group; ms, median of {} runs in "
       "turns per row; speed-ups over the same code's one-thread time\n"
-      "emu: the emulator's kernel (DispatchInlined; two cores: 64 groups in flight, fibers)\n"
+      "emu: the emulator's kernel as the benchmark runs it (two cores: 64 groups in flight, "
+      "fibers)\n"
       "split: the same statements cut at the atomic, live values kept; two cores: the worker "
       "batches 64 or 256 groups (b64, b256: the shared counter; all phase A, one claim, all "
       "phase B), or with a counter and list of its own batches 64 (own b64) or runs them one "
@@ -285,21 +281,11 @@ int main(int argc, char** argv) {
       const size_t expected = examples::ReferenceFreeIDs(table).size();
       std::vector<int32_t> list, worker_list, sizes(64), listed;  // counters at [0] and [32]
       std::vector<uint8_t> seen;
+      FreeIDsBuffers emulator_buffers;
+      const Config bench_config;  // the benchmark's: DispatchInlined, 64 groups in flight
       const auto emulator = [&](int threads) {
-        list.assign(size, examples::kUnwritten);
-        sizes[0] = 0;
-        examples::ComputeFreeIDsWave<N> k;
-        k.IDToIndexTable = Buffer<int>(std::span<const int32_t>(table));
-        k.RWFreeIDList = RWBuffer<int>(std::span<int>(list));
-        k.RWFreeIDListSizes = RWBuffer<int>(std::span<int>(sizes));
-        DispatchOptions options;
-        options.wave_size = wave;
-        options.max_threads = threads;
-        options.groups_in_flight = 64;
-        const auto start = Clock::now();
-        DispatchInlined(k, uint3{uint32_t(groups), 1, 1}, options);
-        const double ms = MsSince(start);
-        return CheckFreeIDs(table, list, sizes[0], expected, seen) ? ms : -1.0;
+        return RunEmulatorFreeIDs<examples::ComputeFreeIDsWave<N>>(
+            table, expected, wave, threads, bench_config, emulator_buffers);
       };
       // own_counter: the worker claims from sizes[32] into worker_list; the lists are checked
       // together.
@@ -307,12 +293,7 @@ int main(int argc, char** argv) {
         list.assign(size, examples::kUnwritten);
         worker_list.assign(size, examples::kUnwritten);
         sizes[0] = sizes[32] = 0;
-        SplitKernel k;
-        k.IDToIndexTable = Buffer<int>(std::span<const int32_t>(table));
-        k.RWFreeIDList = RWBuffer<int>(std::span<int>(list));
-        k.RWFreeIDListSizes = RWBuffer<int>(std::span<int>(sizes));
-        k.wave_size = wave;
-        k.counter = &sizes[0];
+        SplitKernel k = MakeSplitKernel(table, list, &sizes[0], wave);
         if (own_counter) {
           k.worker_counter = &sizes[32];
           k.worker_list = RWBuffer<int>(std::span<int>(worker_list));
