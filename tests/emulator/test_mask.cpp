@@ -113,6 +113,8 @@ TEST_CASE_TEMPLATE("Mask walks vector by vector: ForEachVectorWord and FromVecto
   }
 }
 
+#undef MASK_SIZES
+
 TEST_CASE("Mask::All and complement never set bits at or beyond N") {
   const Mask<70> all = Mask<70>::All();
   CHECK(all.Count() == 70);
